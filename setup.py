@@ -1,0 +1,61 @@
+"""Build: the pure-Python package plus the optional Cython kernels in ext/.
+
+`encodings` would clash with the standard library's module of that name, so the three code
+folders solvers/, encodings/ and ext/ are mapped into the solodeck namespace here. The rules
+pages in docs/rules/ are copied into the package so `solodeck rules GAME` works when installed.
+A kernel that fails to compile is skipped with a warning: the package then runs on the
+pure-Python reference (slower), exactly as with SOLODECK_NO_EXTENSIONS=1.
+"""
+import glob
+import os
+import shutil
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
+
+
+class BuildPyWithRules(build_py):
+    def run(self):
+        super().run()
+        target = os.path.join(self.build_lib, "solodeck", "rules")
+        os.makedirs(target, exist_ok=True)
+        for page in glob.glob(os.path.join("docs", "rules", "*.md")):
+            shutil.copy(page, target)
+
+
+class OptionalBuildExt(build_ext):
+    def run(self):
+        try:
+            super().run()
+        except Exception as exc:  # no compiler: the pure-Python reference still works
+            print(f"warning: Cython kernels not built ({exc}); solodeck will use the pure-Python engines")
+
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            print(f"warning: kernel {ext.name} not built ({exc})")
+
+
+def kernels():
+    sources = sorted(glob.glob(os.path.join("ext", "*.pyx")))
+    if not sources or os.environ.get("SOLODECK_SKIP_BUILD_EXT"):
+        return []
+    from Cython.Build import cythonize
+    from setuptools import Extension
+
+    modules = [Extension(f"solodeck.ext.{os.path.splitext(os.path.basename(s))[0]}", [s],
+                         extra_compile_args=["-O3"]) for s in sources]
+    return cythonize(modules, language_level=3, compiler_directives={
+        "boundscheck": False, "wraparound": False, "cdivision": True, "initializedcheck": False})
+
+
+setup(
+    packages=["solodeck", "solodeck.games", "solodeck.solvers", "solodeck.encodings", "solodeck.ext"],
+    package_dir={"solodeck": "solodeck", "solodeck.solvers": "solvers",
+                 "solodeck.encodings": "encodings", "solodeck.ext": "ext"},
+    package_data={"solodeck": ["schema/*.json"], "solodeck.ext": ["*.pyx", "*.pxd"]},
+    ext_modules=kernels(),
+    cmdclass={"build_py": BuildPyWithRules, "build_ext": OptionalBuildExt},
+)

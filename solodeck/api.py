@@ -1,0 +1,171 @@
+"""The contract between games and algorithms.
+
+A *game* (a :class:`Game` subclass, one module per game in ``solodeck.games``) describes the
+rules' capabilities, its piles and options, and builds the initial :class:`State` of a deal.
+
+A *state* is immutable; every game's state offers:
+
+    legal_moves()      -> list of moves (hashable, ``str(move)`` round-trips through ``game.parse_move``)
+    play(move)         -> the next state
+    is_chance()        -> True where chance acts next (a draw, a reveal, a reshuffle)
+    chance_outcomes()  -> [(outcome, weight)] from the composition of the unseen cards (blind mode)
+    dealt_outcome()    -> the outcome the deal fixes (open mode)
+    apply_chance(o)    -> the next state
+    outcome()          -> None while playing, else an :class:`Outcome` (won, score)
+    key()              -> canonical hashable for transposition tables (symmetries folded in)
+    score_bound()      -> the best score still reachable, optimistic (or None when unknown);
+                          lets exact search cut branches that cannot beat a known win
+    view()             -> what the player sees (blind mode; games with hidden cards)
+
+Algorithms (``solodeck.solvers``) only use this contract and :meth:`Game.utility`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import DealError, MoveError, UnsupportedError
+from . import cards as C
+
+
+@dataclass(frozen=True)
+class Outcome:
+    won: bool
+    score: int | None = None  # the game's score, if it has one (see Game.score_sense)
+
+
+@dataclass
+class Deal:
+    """Everything chance decides, plus the game's options. ``piles`` maps pile name -> cards, top first."""
+
+    game: str
+    options: dict = field(default_factory=dict)
+    seed: int | None = None
+    piles: dict = field(default_factory=dict)
+    position: dict | None = None  # a mid-game position, in the game's own form
+    source: str = "<deal>"
+
+
+LOSS_UTILITY = (0, 0)
+
+
+class Game:
+    """A game's description. Subclasses set the class attributes and implement the methods."""
+
+    name: str = ""
+    aliases: tuple = ()
+    title: str = ""
+    source: str = ""            # which seed text holds the rules
+    implemented: bool = True
+    has_chance: bool = False     # chance nodes after the deal (draws, reveals, reshuffles)
+    has_hidden: bool = False     # cards the player cannot see
+    score_name: str | None = None
+    score_sense: str | None = None  # "lower" or "higher" is better; None: the game has no score
+    modes: tuple = ("open",)
+    options: dict = {}           # option name -> (default, allowed values)
+    piles: dict = {}             # pile name -> description, for errors and docs
+
+    # -- deals -------------------------------------------------------------------------------
+    def seeded_piles(self, seed: int, options: dict) -> dict:
+        raise UnsupportedError(f"{self.name}: not implemented yet")
+
+    def check_piles(self, piles: dict, source: str) -> None:
+        """Raise DealError unless every pile holds exactly the cards it must."""
+
+    def initial_state(self, deal: Deal):
+        raise UnsupportedError(f"{self.name}: not implemented yet")
+
+    def parse_move(self, text: str):
+        raise MoveError(f"{self.name}: cannot parse moves")
+
+    # -- values --------------------------------------------------------------------------------
+    def utility(self, outcome: Outcome | None) -> tuple:
+        """A totally ordered value, higher is better: win first, then the score in its sense."""
+        if outcome is None:
+            return LOSS_UTILITY
+        score = outcome.score or 0
+        return (1 if outcome.won else 0, -score if self.score_sense == "lower" else score)
+
+    def bound_utility(self, score_bound) -> tuple | None:
+        """The utility of the best outcome a state whose score_bound() is given could still reach."""
+        if score_bound is None:
+            return None
+        return (1, -score_bound if self.score_sense == "lower" else score_bound)
+
+    def rules_path(self) -> Path:
+        """The rules page: the copy installed in the package, else docs/rules/ of a source checkout."""
+        here = Path(__file__).resolve().parent
+        installed = here / "rules" / f"{self.name}.md"
+        return installed if installed.exists() else here.parent / "docs" / "rules" / f"{self.name}.md"
+
+    def new_deal(self, seed: int, options: dict | None = None) -> Deal:
+        opts = self.resolve_options(options or {}, "<seed>")
+        return Deal(self.name, opts, seed, self.seeded_piles(seed, opts), source=f"{self.name} seed {seed}")
+
+    def resolve_options(self, given: dict, source: str) -> dict:
+        out = {}
+        for key, value in given.items():
+            if key not in self.options:
+                known = ", ".join(self.options) or "none"
+                raise DealError(source, f"options.{key}", f"unknown option for {self.name} (known: {known})")
+            allowed = self.options[key][1]
+            if allowed and value not in allowed:
+                raise DealError(source, f"options.{key}", f"expected one of {list(allowed)}, got {value!r}")
+            out[key] = value
+        for key, (default, _allowed) in self.options.items():
+            out.setdefault(key, default)
+        return out
+
+    def replay_moves(self, state, moves):
+        """Play move objects from ``state`` (open mode), checking each is legal; return the end state."""
+        state = advance_chance(state)
+        for i, move in enumerate(moves, start=1):
+            if state.outcome() is not None or move not in state.legal_moves():
+                raise MoveError(f"move {i} '{move}' is not legal here")
+            state = advance_chance(state.play(move))
+        return state
+
+    def replay(self, deal: Deal, move_texts, *, source: str = "line"):
+        """Play a line of move texts from the deal (open mode: chance takes the dealt outcome).
+
+        Returns the final state; raises MoveError naming the first move that is not legal."""
+        state = self.initial_state(deal)
+        for i, text in enumerate(move_texts, start=1):
+            state = advance_chance(state)
+            if state.outcome() is not None:
+                raise MoveError(f"{source}: move {i} '{text}': the game is already over")
+            try:
+                move = self.parse_move(text)
+            except MoveError as exc:
+                raise MoveError(f"{source}: move {i}: {exc}") from None
+            if move not in state.legal_moves():
+                raise MoveError(f"{source}: move {i} '{text}' is not legal here")
+            state = state.play(move)
+        return advance_chance(state)
+
+
+def advance_chance(state):
+    """Open mode: let chance take the dealt outcome until a player decision (or the end)."""
+    while state.is_chance():
+        state = state.apply_chance(state.dealt_outcome())
+    return state
+
+
+def check_exact_pile(cards: list, expected: list, source: str, field: str) -> None:
+    """Raise a DealError unless ``cards`` is exactly the multiset ``expected``, naming the first problem."""
+    seen: dict[int, int] = {}
+    first: dict[int, int] = {}
+    allowed = {c: expected.count(c) for c in set(expected)}
+    for i, card in enumerate(cards, start=1):
+        name = C.format_card(card)
+        if card not in allowed:
+            raise DealError(source, field, f"card {i} '{name}' does not belong in this pile")
+        if seen.get(card, 0) >= allowed[card]:
+            again = f"twice (first as card {first[card]})" if allowed[card] == 1 else "more often than the deck has it"
+            raise DealError(source, field, f"card {i} '{name}' appears {again}")
+        seen[card] = seen.get(card, 0) + 1
+        first.setdefault(card, i)
+    if len(cards) != len(expected):
+        missing = [c for c in allowed if seen.get(c, 0) < allowed[c]]
+        raise DealError(source, field, f"expected {len(expected)} cards, found {len(cards)}"
+                        f" (missing: {C.format_cards(sorted(missing))})")

@@ -1,0 +1,204 @@
+"""The `solodeck` command line. Every input error prints one line and exits with status 2."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import __version__
+from .deals import deal_to_toml, load_deal
+from .errors import SolodeckError, UnsupportedError
+from .registry import GAMES, get_game
+
+EPILOG = """\
+examples:
+  solodeck deal syndicate --seed 7 > deal.toml      a deal file for seeded deal 7
+  solodeck solve deal.toml                          verdict, best score and the best line
+  solodeck solve deal.toml --json                   the same as one JSON object
+  solodeck solve deal.toml --hints hints.json       also write every decision's ranked moves
+  solodeck verify deal.toml hints.json              replay a hint file under the rules
+  solodeck rules syndicate                          the rules as solodeck reads them
+"""
+
+
+def _positive_float(text):
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be a positive number of seconds")
+    return value
+
+
+def _positive_int(text):
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be a positive whole number")
+    return value
+
+
+def _seed(text):
+    value = int(text)
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError("a seed is a whole number from 0 to 2^64-1")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="solodeck", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
+        description="Solve and analyse solo card games played with a standard deck: exact verdicts "
+                    "(winnable / unwinnable, proven by exhaustive search), best lines and hint files.")
+    parser.add_argument("--version", action="version", version=f"solodeck {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("solve", help="solve a deal file: verdict, best score, best line",
+                       description="Solve a deal exactly. 'unwinnable' is only ever said after an exhaustive "
+                                   "search; when a limit stops the search the verdict is 'unknown' (or "
+                                   "'winnable' with an unproven score if a win was already found).")
+    p.add_argument("file", help="deal file (TOML or JSON; see `solodeck deal GAME --seed N` for one)")
+    p.add_argument("--mode", choices=["open", "blind"], default="open",
+                   help="open: the solver sees every card (default); blind: what a real player knows")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument("--hints", metavar="OUT.json", help="write a hint file: every decision's moves ranked by value")
+    p.add_argument("--time-limit", type=_positive_float, metavar="SECONDS",
+                   help="stop after this many seconds (verdict 'unknown' unless a win was found)")
+    p.add_argument("--max-states", type=_positive_int, metavar="N",
+                   help="stop when the transposition table holds N states (status 'memory-limit')")
+    p.add_argument("--quiet", action="store_true", help="no progress display")
+
+    p = sub.add_parser("verify", help="replay a hint file's line under the rules",
+                       description="Exit 0 only if the hint file is well formed, made for this deal, and its "
+                                   "line replays legally to the claimed result; exit 1 otherwise.")
+    p.add_argument("file", help="the deal file")
+    p.add_argument("hints", help="the hint file to check")
+    p.add_argument("--time-limit", type=_positive_float, metavar="SECONDS",
+                   help="limit for re-proving an 'unwinnable' claim")
+
+    p = sub.add_parser("deal", help="print a self-contained deal file for a seeded deal")
+    p.add_argument("game", help="a game name or alias (see `solodeck games`)")
+    p.add_argument("--seed", type=_seed, required=True, help="the deal number (0 to 2^64-1)")
+
+    p = sub.add_parser("rules", help="print a game's rules page, rulings included")
+    p.add_argument("game")
+
+    sub.add_parser("games", help="list the games and what each supports")
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except SolodeckError as exc:
+        print(f"solodeck: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("solodeck: interrupted", file=sys.stderr)
+        return 130
+
+
+def _progress(quiet: bool):
+    """A tqdm node counter on a terminal; nothing when output is piped or --quiet."""
+    if quiet or not sys.stderr.isatty():
+        return None, lambda: None
+    from tqdm import tqdm
+
+    bar = tqdm(desc="searching", unit=" nodes", unit_scale=True, leave=False, file=sys.stderr)
+
+    def update(nodes):
+        bar.update(nodes - bar.n)
+
+    return update, bar.close
+
+
+def cmd_solve(args) -> int:
+    from .solvers import DepthFirstSolver, Limits
+    from .hints import build_hints, write_hints
+
+    deal = load_deal(args.file)
+    game = get_game(deal.game)
+    if args.mode not in game.modes:
+        raise UnsupportedError(f"{game.name} supports --mode {'/'.join(game.modes)} only"
+                               + (" (no chance after the deal: open and blind coincide)" if not game.has_chance else ""))
+    progress, close = _progress(args.quiet or args.json)
+    solver = DepthFirstSolver(game, Limits(args.time_limit, args.max_states), progress)
+    try:
+        result = solver.solve(game.initial_state(deal))
+        hints = build_hints(game, deal, result, solver) if args.hints else None
+    finally:
+        close()
+    if hints is not None:
+        write_hints(hints, args.hints)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    print(f"{game.title}: {deal.source}" + (f" (seed {deal.seed})" if deal.seed is not None else ""))
+    score_name = game.score_name or "score"
+    if result.verdict == "winnable":
+        how = "proven best" if result.exact else f"best found; not proven optimal ({result.status})"
+        print(f"verdict: winnable with {result.score} {score_name} ({how})")
+    elif result.verdict == "unwinnable":
+        print("verdict: unwinnable (proven by exhaustive search)")
+    else:
+        print(f"verdict: unknown (search stopped: {result.status}; no win found before the limit)")
+    if result.line:
+        print(f"line ({len(result.line)} moves):")
+        for i, move in enumerate(result.line, start=1):
+            print(f"  {i:3d}. {move}")
+    rate = f", {result.nodes / result.seconds:,.0f} nodes/s" if result.seconds > 0 else ""
+    print(f"search: {result.nodes:,} nodes, {result.unique_states:,} states in table, "
+          f"{result.seconds:.2f} s{rate}")
+    if args.hints:
+        print(f"hints written to {args.hints}")
+    return 0
+
+
+def cmd_verify(args) -> int:
+    from .solvers import Limits, solve_open
+    from .hints import read_hints, verify_hints
+
+    deal = load_deal(args.file)
+    game = get_game(deal.game)
+    data = read_hints(args.hints)
+
+    def reprove(state):
+        return solve_open(game, state, Limits(args.time_limit)).verdict
+
+    try:
+        print(verify_hints(game, deal, data, reprove=reprove))
+    except SolodeckError as exc:
+        print(f"rejected: {exc}")
+        return 1
+    return 0
+
+
+def cmd_deal(args) -> int:
+    game = get_game(args.game)
+    deal = game.new_deal(args.seed)
+    sys.stdout.write(deal_to_toml(deal, game, f"{game.title}, seeded deal {args.seed} (piles top card first)"))
+    return 0
+
+
+def cmd_rules(args) -> int:
+    game = get_game(args.game, need_implemented=False)
+    path = game.rules_path()
+    if not path.exists():
+        raise UnsupportedError(f"{game.name}: no rules page yet")
+    sys.stdout.write(path.read_text(encoding="utf-8"))
+    return 0
+
+
+def cmd_games(args) -> int:
+    print(f"{'name':<24}{'title':<36}{'status':<10}{'modes':<12}score")
+    for game in GAMES.values():
+        status = "ready" if game.implemented else "planned"
+        modes = "/".join(game.modes) if game.implemented else "-"
+        score = f"{game.score_name} ({game.score_sense} is better)" if game.score_name else "-"
+        aliases = f" ({', '.join(game.aliases)})" if game.aliases else ""
+        print(f"{game.name:<24}{(game.title + aliases)[:35]:<36}{status:<10}{modes:<12}{score}")
+    return 0
+
+
+COMMANDS = {"solve": cmd_solve, "verify": cmd_verify, "deal": cmd_deal, "rules": cmd_rules, "games": cmd_games}
+
+if __name__ == "__main__":
+    sys.exit(main())

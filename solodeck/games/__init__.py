@@ -1,0 +1,1 @@
+"""One module per game: its constants, Move type, State and deal procedure."""

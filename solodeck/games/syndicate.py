@@ -1,0 +1,288 @@
+"""Syndicate (Isaludo): the pure-Python reference engine. Rules page: docs/rules/syndicate.md.
+
+Only values matter (suits never do), so a state holds values 1 … 10 (A … T); a value's *digit*
+is value mod 10 (A=1, T=0). Ranks are numbered 1 (top) … 5 (bottom) as in the rules; tuples
+below are indexed by rank - 1.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import combinations
+
+from .. import cards as C
+from ..api import Deal, Game, Outcome, check_exact_pile
+from ..errors import DealError, MoveError
+from ..shuffle import shuffled
+
+RANK_NAMES = "A23456789T"
+# Deal: deck cards 1–9 are rank 5's candidates, 10–16 rank 4's, 17–21 rank 3's, 22–24 rank 2's,
+# 25 rank 1's; cards 26–40 are the reserve from which rank 5's three members are chosen.
+CANDIDATE_COUNTS = {5: 9, 4: 7, 3: 5, 2: 3, 1: 1}
+DECK = C.standard_deck(number_cards_only=True)
+CARDS_IN_PLAY = 28  # 25 candidates + 3 chosen members; the other 12 reserve cards leave the game
+
+
+def value_name(v: int) -> str:
+    return RANK_NAMES[v - 1]
+
+
+def parse_value(token: str) -> int:
+    """A value written as a rank (5, T, 10, A) or as a card whose suit is ignored (5D)."""
+    t = token.strip().upper()
+    if t == "10":
+        return 10
+    if len(t) == 1 and t in RANK_NAMES:
+        return RANK_NAMES.index(t) + 1
+    try:
+        card = C.parse_card(t)
+    except ValueError:
+        raise ValueError(f"'{token}' is not a value (A 2-9 T, or a card like 5D)") from None
+    if not 1 <= C.rank_of(card) <= 10:
+        raise ValueError(f"'{token}' is not a number card (Syndicate uses A-T only)")
+    return C.rank_of(card)
+
+
+def _values_text(values) -> str:
+    return " ".join(value_name(v) for v in values)
+
+
+def _parse_values(text: str) -> tuple:
+    return tuple(sorted(parse_value(t) for t in text.replace(",", " ").split()))
+
+
+@dataclass(frozen=True, order=True)
+class Choose:
+    """The first decision: which three reserve cards become rank 5's members."""
+
+    values: tuple
+
+    def __str__(self):
+        return "choose " + _values_text(self.values)
+
+
+@dataclass(frozen=True, order=True)
+class Promote:
+    """Promote the member ``member`` of ``rank``, replacing it by the candidate ``take``.
+
+    ``dest`` is "m" (to rank-1's members), "c" (to rank-1's candidates) or "win" (from rank 1);
+    ``sacrifice`` is the value removed when rank-1's members would number four."""
+
+    rank: int
+    member: int
+    dest: str
+    take: int
+    sacrifice: int | None = None
+
+    def __str__(self):
+        to = "win" if self.dest == "win" else f"{self.rank - 1}{self.dest}"
+        text = f"promote {self.rank}:{value_name(self.member)} -> {to}, take {value_name(self.take)}"
+        return text + (f", sacrifice {value_name(self.sacrifice)}" if self.sacrifice is not None else "")
+
+
+_PROMOTE_RE = re.compile(
+    r"^promote\s+([1-5])\s*:\s*(\w+)\s*->\s*(win|[0-4]\s*[mc])\s*,\s*take\s+(\w+)\s*(?:,\s*sacrifice\s+(\w+))?$",
+    re.IGNORECASE)
+
+
+def parse_move(text: str):
+    t = " ".join(text.split())
+    try:
+        if t.lower().startswith("choose "):
+            values = _parse_values(t[7:])
+            if len(values) != 3:
+                raise MoveError(f"'{text}': choose takes exactly three values")
+            return Choose(values)
+        m = _PROMOTE_RE.match(t)
+        if not m:
+            raise MoveError(f"'{text}' is not a Syndicate move "
+                            "(expected 'choose 4 5 T' or 'promote 5:6 -> 4m, take 9[, sacrifice 7]')")
+        rank, member, to, take, sacrifice = m.groups()
+        rank = int(rank)
+        to = to.replace(" ", "").lower()
+        if to == "win" and rank != 1 or to != "win" and int(to[0]) != rank - 1:
+            raise MoveError(f"'{text}': a member of rank {rank} goes to rank {rank - 1}"
+                            + (" (write '-> win')" if rank == 1 else ""))
+        return Promote(rank, parse_value(member), "win" if to == "win" else to[-1], parse_value(take),
+                       parse_value(sacrifice) if sacrifice else None)
+    except ValueError as exc:
+        raise MoveError(f"'{text}': {exc}") from None
+
+
+def _remove(values: tuple, v: int) -> tuple:
+    i = values.index(v)
+    return values[:i] + values[i + 1:]
+
+
+def _add(values: tuple, v: int) -> tuple:
+    return tuple(sorted(values + (v,)))
+
+
+class State:
+    """A Syndicate position. Immutable; ``members``/``candidates`` are indexed by rank - 1."""
+
+    __slots__ = ("members", "candidates", "reserve", "sacrificed", "won", "_moves")
+    game = None  # set below: the Syndicate game instance
+
+    def __init__(self, members, candidates, reserve=(), sacrificed=0, won=False):
+        self.members = members
+        self.candidates = candidates
+        self.reserve = reserve
+        self.sacrificed = sacrificed
+        self.won = won
+        self._moves = None
+
+    # -- the state API ---------------------------------------------------------------------------
+    def is_chance(self):
+        return False
+
+    def chance_outcomes(self):
+        return []
+
+    def key(self):
+        # Sacrifices so far are implied by the cards left, so they need not be in the key.
+        return (self.members, self.candidates, self.reserve, self.won)
+
+    def score_bound(self):
+        return self.sacrificed  # sacrifices never come back: the final score is at least this
+
+    def outcome(self):
+        if self.won:
+            return Outcome(True, self.sacrificed)
+        if not self.legal_moves():
+            return Outcome(False, None)
+        return None
+
+    def legal_moves(self):
+        if self._moves is None:
+            self._moves = self._opening_moves() if self.reserve else self._promotions()
+        return self._moves
+
+    def play(self, move):
+        if isinstance(move, Choose):
+            members = self.members[:4] + (move.values,)
+            return State(members, self.candidates)
+        r = move.rank - 1
+        members, candidates = list(self.members), list(self.candidates)
+        members[r] = _add(_remove(members[r], move.member), move.take)
+        candidates[r] = _remove(candidates[r], move.take)
+        sacrificed = self.sacrificed
+        if move.dest == "c":
+            candidates[r - 1] = _add(candidates[r - 1], move.member)
+        elif move.dest == "m":
+            members[r - 1] = _add(members[r - 1], move.member)
+            if move.sacrifice is not None:
+                members[r - 1] = _remove(members[r - 1], move.sacrifice)
+                sacrificed += 1
+        return State(tuple(members), tuple(candidates), (), sacrificed, move.dest == "win")
+
+    # -- move generation -------------------------------------------------------------------------
+    def _opening_moves(self):
+        return [Choose(v) for v in sorted(set(combinations(self.reserve, 3)))]
+
+    def _promotions(self):
+        moves = []
+        for rank in range(1, 6):
+            members = self.members[rank - 1]
+            if len(members) != 3:
+                continue
+            candidates = set(self.candidates[rank - 1])
+            for i, member in enumerate(sorted(set(members))):
+                i = members.index(member)
+                a, b = members[(i + 1) % 3], members[(i + 2) % 3]
+                digits = {(a + b) % 10, (a * b) % 10}
+                for take in sorted(c for c in candidates if c % 10 in digits):
+                    if rank == 1:
+                        moves.append(Promote(1, member, "win", take))
+                        continue
+                    above = self.members[rank - 2]
+                    if len(above) < 3:
+                        moves.append(Promote(rank, member, "m", take))
+                    else:  # four members above: one of the four (the promoted card included) dies
+                        for victim in sorted(set(above) | {member}):
+                            moves.append(Promote(rank, member, "m", take, victim))
+                    moves.append(Promote(rank, member, "c", take))
+        # Search order: wins first, then higher ranks, then moves that sacrifice nobody.
+        moves.sort(key=lambda m: (m.rank, m.sacrifice is not None))
+        return moves
+
+    def __str__(self):
+        lines = []
+        if self.reserve:
+            lines.append(f"reserve (choose 3): {_values_text(self.reserve)}")
+        for rank in range(1, 6):
+            members = _values_text(self.members[rank - 1]) or "-"
+            candidates = _values_text(self.candidates[rank - 1]) or "-"
+            lines.append(f"R{rank}  members: {members:<7} candidates: {candidates}")
+        lines.append(f"sacrificed: {self.sacrificed}" + ("  (won)" if self.won else ""))
+        return "\n".join(lines)
+
+
+class Syndicate(Game):
+    name = "syndicate"
+    aliases = ("synd",)
+    title = "Syndicate"
+    source = "Isaludo (seeds/000), p. 39"
+    score_name = "sacrifices"
+    score_sense = "lower"
+    piles = {"deck": "the 40 number cards A-T, top first"}
+
+    def seeded_piles(self, seed, options):
+        return {"deck": shuffled(DECK, seed)}
+
+    def check_piles(self, piles, source):
+        check_exact_pile(piles["deck"], DECK, source, "deck")
+
+    def initial_state(self, deal: Deal) -> State:
+        if deal.position is not None:
+            return _state_from_position(deal.position, deal.source)
+        values = [C.rank_of(c) for c in deal.piles["deck"]]
+        candidates, at = [()] * 5, 0
+        for rank in (5, 4, 3, 2, 1):
+            n = CANDIDATE_COUNTS[rank]
+            candidates[rank - 1] = tuple(sorted(values[at:at + n]))
+            at += n
+        return State(((),) * 5, tuple(candidates), tuple(sorted(values[at:])))
+
+    def parse_move(self, text):
+        return parse_move(text)
+
+
+State.game = Syndicate()
+
+
+def _state_from_position(position: dict, source: str) -> State:
+    """``[position]``: ``rank1`` … ``rank5`` tables with ``members`` / ``candidates`` strings of
+    values (or cards), ``sacrificed`` (default 0), or ``reserve`` for the opening decision."""
+    known = {f"rank{r}" for r in range(1, 6)} | {"sacrificed", "reserve"}
+    for key in position:
+        if key not in known:
+            raise DealError(source, f"position.{key}", f"unknown field (expected: {', '.join(sorted(known))})")
+    members, candidates = [()] * 5, [()] * 5
+    for rank in range(1, 6):
+        table = position.get(f"rank{rank}", {})
+        field = f"position.rank{rank}"
+        if not isinstance(table, dict) or set(table) - {"members", "candidates"}:
+            raise DealError(source, field, "expected a table with 'members' and/or 'candidates'")
+        for name, store in (("members", members), ("candidates", candidates)):
+            try:
+                store[rank - 1] = _parse_values(str(table.get(name, "")))
+            except ValueError as exc:
+                raise DealError(source, f"{field}.{name}", str(exc)) from None
+        if len(members[rank - 1]) > 3:
+            raise DealError(source, f"{field}.members", "a rank has at most 3 members")
+    try:
+        reserve = _parse_values(str(position.get("reserve", "")))
+    except ValueError as exc:
+        raise DealError(source, "position.reserve", str(exc)) from None
+    if reserve and (any(members) or len(reserve) < 3):
+        raise DealError(source, "position.reserve",
+                        "a reserve (at least 3 values) is only for the opening, before any member is chosen")
+    sacrificed = position.get("sacrificed", 0)
+    if not isinstance(sacrificed, int) or sacrificed < 0:
+        raise DealError(source, "position.sacrificed", f"expected a whole number >= 0, got {sacrificed!r}")
+    everything = [v for group in members + candidates for v in group] + list(reserve)
+    for v in set(everything):
+        if everything.count(v) > 4:
+            raise DealError(source, "position", f"value {value_name(v)} appears {everything.count(v)} times (at most 4)")
+    return State(tuple(members), tuple(candidates), reserve, sacrificed)

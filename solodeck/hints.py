@@ -1,0 +1,145 @@
+"""Hint files: the best line and, at each of its decisions, every legal move with its value.
+
+The format is JSON, versioned, with a JSON Schema in solodeck/schema/ and a guide for frontend
+authors in docs/hints.md.
+"""
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+from . import __version__
+from .api import Deal, advance_chance
+from .deals import deal_from_data, deal_to_data
+from .errors import MoveError, SolodeckError
+
+FORMAT, VERSION = "solodeck-hints", 1
+
+
+def schema() -> dict:
+    return json.loads(resources.files("solodeck").joinpath("schema/hints-v1.schema.json").read_text())
+
+
+def _verdict_and_score(game, value):
+    if value is None:
+        return "unknown", None
+    won, signed = value
+    if not won:
+        return "unwinnable", None
+    return "winnable", (-signed if game.score_sense == "lower" else signed)
+
+
+def build_hints(game, deal: Deal, result, solver) -> dict:
+    """Value every legal move at each decision of ``result.line`` with ``solver`` (its table is reused).
+
+    Moves the solver could not value within its limits are written with verdict "unknown"."""
+    decisions = []
+    state = advance_chance(game.initial_state(deal))
+    for ply, played in enumerate(result.line):
+        moves = []
+        for move in state.legal_moves():
+            value, exact = solver.value(state.play(move))
+            verdict, score = _verdict_and_score(game, value if exact else None)
+            moves.append({"move": str(move), "verdict": verdict, "exact": exact, "score": score,
+                          "_rank": value if exact else (-2, 0)})
+        moves.sort(key=lambda m: m["_rank"], reverse=True)
+        top = moves[0]["_rank"]
+        for m in moves:
+            m["best"] = m["exact"] and m.pop("_rank") == top
+            m.pop("_rank", None)
+        decisions.append({"ply": ply, "position": str(state), "played": str(played), "moves": moves})
+        state = advance_chance(state.play(played))
+    data = {
+        "format": FORMAT, "version": VERSION, "generator": f"solodeck {__version__}",
+        "game": game.name, "deal": deal_to_data(deal), "mode": result.mode, "status": result.status,
+        "verdict": result.verdict, "exact": result.exact, "score": result.score,
+        "score_name": game.score_name, "score_sense": game.score_sense,
+        "line": [str(m) for m in result.line],
+        "stats": result.to_json()["stats"], "decisions": decisions,
+    }
+    validate_hints(data)
+    return data
+
+
+def validate_hints(data: dict) -> None:
+    """Raise SolodeckError naming the first place where ``data`` breaks the schema."""
+    import jsonschema
+
+    try:
+        jsonschema.validate(data, schema())
+    except jsonschema.ValidationError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path) or "(top level)"
+        raise SolodeckError(f"hint file does not match schema v{VERSION} at {where}: {exc.message}") from None
+
+
+def verify_hints(game, deal: Deal, data: dict, *, reprove=None) -> str:
+    """Check a hint file against the rules; return a one-line summary or raise SolodeckError.
+
+    Checks: the schema; the file's deal is this deal; the line replays legally to the claimed
+    verdict and score; each decision lists exactly the legal moves there and marks the played
+    move best. An "unwinnable" claim cannot be replayed: ``reprove(state)`` must confirm it."""
+    validate_hints(data)
+    if data["game"] != game.name:
+        raise SolodeckError(f"hint file is for '{data['game']}', the deal is '{game.name}'")
+    if deal_from_data(data["deal"], "hint file deal").piles != deal.piles or data["deal"].get("position") != deal.position:
+        raise SolodeckError("hint file was made for another deal")
+    state = advance_chance(game.initial_state(deal))
+    decisions = {d["ply"]: d for d in data["decisions"]}
+    for ply, text in enumerate(data["line"]):
+        if state.outcome() is not None:
+            raise SolodeckError(f"line move {ply + 1} '{text}': the game is already over")
+        try:
+            move = game.parse_move(text)
+        except MoveError as exc:
+            raise SolodeckError(f"line move {ply + 1}: {exc}") from None
+        legal = state.legal_moves()
+        if move not in legal:
+            raise SolodeckError(f"line move {ply + 1} '{text}' is not legal here")
+        if ply in decisions:
+            _check_decision(game, decisions[ply], legal, move, ply)
+        state = advance_chance(state.play(move))
+    outcome = state.outcome()
+    claim = data["verdict"]
+    if claim == "winnable":
+        if outcome is None or not outcome.won:
+            raise SolodeckError("the line does not end in a win")
+        if data["score"] != outcome.score:
+            raise SolodeckError(f"the line wins with score {outcome.score}, the file claims {data['score']}")
+        return f"ok: the line of {len(data['line'])} moves wins with {game.score_name or 'score'} {outcome.score}"
+    if claim == "unwinnable":
+        if reprove is None or reprove(advance_chance(game.initial_state(deal))) != "unwinnable":
+            raise SolodeckError("the claim 'unwinnable' was not confirmed by a new exhaustive search")
+        return "ok: unwinnable, confirmed by a new exhaustive search"
+    return f"ok: the line of {len(data['line'])} moves is legal (verdict unknown)"
+
+
+def _check_decision(game, decision, legal, move, ply):
+    if decision["played"] != str(move):
+        raise SolodeckError(f"decision at ply {ply}: 'played' is {decision['played']!r}, the line has '{move}'")
+    listed = {}
+    for m in decision["moves"]:
+        try:
+            listed[game.parse_move(m["move"])] = m
+        except MoveError as exc:
+            raise SolodeckError(f"decision at ply {ply}: {exc}") from None
+    if set(listed) != set(legal):
+        raise SolodeckError(f"decision at ply {ply}: the moves listed are not the legal moves "
+                            f"({len(listed)} listed, {len(legal)} legal)")
+    if not listed[move].get("best", True) and listed[move]["exact"]:
+        raise SolodeckError(f"decision at ply {ply}: the played move '{move}' is not marked best")
+
+
+def write_hints(data: dict, path) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=1)
+        fh.write("\n")
+
+
+def read_hints(path) -> dict:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except FileNotFoundError:
+        raise SolodeckError(f"{path}: no such file") from None
+    except json.JSONDecodeError as exc:
+        raise SolodeckError(f"{path}: not valid JSON: {exc.msg} (at line {exc.lineno}, column {exc.colno})") from None

@@ -1,0 +1,139 @@
+"""Exact depth-first search with a transposition table, for open mode (chance takes the dealt outcome).
+
+Values are the game's utilities (win first, then score; higher is better). The search is a
+single-agent alpha search: ``_search(state, alpha)`` returns the exact value when it exceeds
+``alpha``, otherwise an upper bound that is at most ``alpha``. A state's ``score_bound()`` (the
+best score it could still reach) cuts branches that cannot beat the best win found so far, so
+the first win is found fast and the proof of the best score explores only what could beat it.
+The table stores (value, exact?, best move); an upper bound is reused only to fail low again.
+"""
+from __future__ import annotations
+
+import time
+
+from solodeck.api import advance_chance
+from .result import Limits, SolveResult
+
+NEG_INFINITY = (-1, 0)  # below every utility: a loss is (0, ...), a win (1, ...)
+_CHECK_EVERY = 4096     # nodes between clock and limit checks
+
+
+class _Stop(Exception):
+    def __init__(self, status):
+        self.status = status
+
+
+class DepthFirstSolver:
+    """Exact open-mode search over the state API. One solver keeps its table across calls, so
+    valuing every move along a line (hint files) reuses what solving the deal found."""
+
+    def __init__(self, game, limits: Limits | None = None, progress=None):
+        self.game = game
+        self.limits = limits or Limits()
+        self.progress = progress  # called with the node count every few thousand nodes
+        self.table: dict = {}
+        self.nodes = 0
+        self.incumbent = NEG_INFINITY  # best terminal value reached so far, and its line
+        self.incumbent_line: list = []
+        self._path: list = []
+        self._deadline = None
+
+    # -- public ------------------------------------------------------------------------------
+    def solve(self, state) -> SolveResult:
+        start = time.perf_counter()
+        state = advance_chance(state)
+        status = "solved"
+        try:
+            self._start_root()
+            self._search(state, NEG_INFINITY)
+            line = self.best_line(state)
+        except _Stop as stop:
+            status, line = stop.status, list(self.incumbent_line)
+        final = self.game.replay_moves(state, line)  # a line is only reported after replaying it
+        outcome = final.outcome()
+        won = bool(outcome and outcome.won)
+        if status == "solved":
+            verdict, exact = ("winnable" if won else "unwinnable"), True
+            status = "solved" if won else "unsolvable"
+        else:
+            verdict, exact = ("winnable" if won else "unknown"), False
+            line = line if won else []
+        return SolveResult(self.game.name, "open", status, verdict, exact,
+                           outcome.score if won else None, line, self.nodes, len(self.table),
+                           time.perf_counter() - start)
+
+    def value(self, state):
+        """(exact utility, True) of a state, or (None, False) if a limit stopped the search."""
+        state = advance_chance(state)
+        entry = self.table.get(state.key()) if state.outcome() is None else None
+        if entry is not None and entry[1]:
+            return entry[0], True
+        try:
+            self._start_root()
+            return self._search(state, NEG_INFINITY), True
+        except _Stop:
+            return None, False
+
+    def best_line(self, state) -> list:
+        """Follow the table's best moves from an exactly solved state to the end of the game."""
+        line = []
+        state = advance_chance(state)
+        while state.outcome() is None:
+            entry = self.table.get(state.key())
+            if entry is None or not entry[1]:  # not in the table (a cache evicted it): solve again
+                self._search(state, NEG_INFINITY)
+                entry = self.table[state.key()]
+            line.append(entry[2])
+            state = advance_chance(state.play(entry[2]))
+        return line
+
+    # -- the search --------------------------------------------------------------------------
+    def _start_root(self):
+        # The incumbent may only cut inside the tree of the root it was found under.
+        self.incumbent, self.incumbent_line = NEG_INFINITY, []
+        if self._deadline is None and self.limits.time_limit is not None:
+            self._deadline = time.perf_counter() + self.limits.time_limit
+
+    def _search(self, state, alpha):
+        self.nodes += 1
+        if self.nodes % _CHECK_EVERY == 0:
+            self._check_limits()
+        outcome = state.outcome()
+        if outcome is not None:
+            value = self.game.utility(outcome)
+            if outcome.won and value > self.incumbent:
+                self.incumbent, self.incumbent_line = value, list(self._path)
+            return value
+        key = state.key()
+        entry = self.table.get(key)
+        if entry is not None and (entry[1] or entry[0] <= alpha):
+            return entry[0]
+        if self.incumbent > alpha:
+            alpha = self.incumbent
+        bound = self.game.bound_utility(state.score_bound())
+        if bound is not None and bound <= alpha:
+            return bound
+        best, best_move = NEG_INFINITY, None
+        path = self._path
+        for move in state.legal_moves():
+            path.append(move)
+            value = self._search(advance_chance(state.play(move)), best if best > alpha else alpha)
+            path.pop()
+            if value > best:
+                best, best_move = value, move
+                if bound is not None and best >= bound:
+                    break  # nothing can beat the optimistic bound
+        if entry is None and self.limits.max_states is not None and len(self.table) >= self.limits.max_states:
+            raise _Stop("memory-limit")
+        self.table[key] = (best, best > alpha, best_move)
+        return best
+
+    def _check_limits(self):
+        if self.progress is not None:
+            self.progress(self.nodes)
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise _Stop("timeout")
+
+
+def solve_open(game, state, limits: Limits | None = None, progress=None) -> SolveResult:
+    return DepthFirstSolver(game, limits, progress).solve(state)
