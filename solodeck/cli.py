@@ -135,7 +135,7 @@ def cmd_solve(args) -> int:
     score_name = game.score_name or "score"
     if result.verdict == "winnable":
         how = "proven best" if result.exact else f"best found; not proven optimal ({result.status})"
-        print(f"verdict: winnable with {result.score} {score_name} ({how})")
+        print(f"verdict: winnable, {score_name}: {result.score} ({how})")
     elif result.verdict == "unwinnable":
         print("verdict: unwinnable (proven by exhaustive search)")
     else:

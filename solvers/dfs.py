@@ -70,6 +70,7 @@ class DepthFirstSolver:
             return entry[0], True
         try:
             self._start_root()
+            self._check_limits()  # a spent budget must not buy another few thousand nodes
             return self._search(state, NEG_INFINITY), True
         except _Stop:
             return None, False

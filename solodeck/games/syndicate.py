@@ -100,7 +100,7 @@ def parse_move(text: str):
         rank, member, to, take, sacrifice = m.groups()
         rank = int(rank)
         to = to.replace(" ", "").lower()
-        if to == "win" and rank != 1 or to != "win" and int(to[0]) != rank - 1:
+        if (to == "win") != (rank == 1) or to != "win" and int(to[0]) != rank - 1:
             raise MoveError(f"'{text}': a member of rank {rank} goes to rank {rank - 1}"
                             + (" (write '-> win')" if rank == 1 else ""))
         return Promote(rank, parse_value(member), "win" if to == "win" else to[-1], parse_value(take),
@@ -161,7 +161,7 @@ class State:
     def play(self, move):
         if isinstance(move, Choose):
             members = self.members[:4] + (move.values,)
-            return State(members, self.candidates)
+            return State(members, self.candidates, (), self.sacrificed)
         r = move.rank - 1
         members, candidates = list(self.members), list(self.candidates)
         members[r] = _add(_remove(members[r], move.member), move.take)
