@@ -13,8 +13,10 @@ A *state* is immutable; every game's state offers:
     apply_chance(o)    -> the next state
     outcome()          -> None while playing, else an :class:`Outcome` (won, score)
     key()              -> canonical hashable for transposition tables (symmetries folded in)
-    score_bound()      -> the best score still reachable, optimistic (or None when unknown);
-                          lets exact search cut branches that cannot beat a known win
+    score_bound()      -> the best score still reachable, optimistic (None when unknown, NO_WIN
+                          when no win is reachable); lets exact search cut branches
+    search_moves()     -> optional: the legal moves that can still matter to the value (a subset
+                          of legal_moves() whose best value is the same); default legal_moves()
     view()             -> what the player sees (blind mode; games with hidden cards)
 
 Algorithms (``solodeck.solvers``) only use this contract and :meth:`Game.utility`.
@@ -47,6 +49,7 @@ class Deal:
 
 
 LOSS_UTILITY = (0, 0)
+NO_WIN = "no-win"  # what score_bound() returns when no win is reachable any more
 
 
 class Game:
@@ -90,6 +93,8 @@ class Game:
         """The utility of the best outcome a state whose score_bound() is given could still reach."""
         if score_bound is None:
             return None
+        if score_bound == NO_WIN:
+            return self.utility(Outcome(False, None))
         return (1, -score_bound if self.score_sense == "lower" else score_bound)
 
     def rules_path(self) -> Path:

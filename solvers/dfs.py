@@ -6,6 +6,13 @@ single-agent alpha search: ``_search(state, alpha)`` returns the exact value whe
 best score it could still reach) cuts branches that cannot beat the best win found so far, so
 the first win is found fast and the proof of the best score explores only what could beat it.
 The table stores (value, exact?, best move); an upper bound is reused only to fail low again.
+
+The root is searched with iterative deepening on the score (aspiration windows): first only
+for a win as good as the root's optimistic bound, then, after each fail-low, just below the
+upper bound that search learned (as IDA* does with its threshold). Most deals have a win at the
+bound, so the search never looks at worse lines; the fail-lows' upper bounds stay in the table.
+``prune=False`` turns off bounds, aspiration and search_moves(): the plain reference the tests
+compare the pruned search with.
 """
 from __future__ import annotations
 
@@ -27,8 +34,9 @@ class DepthFirstSolver:
     """Exact open-mode search over the state API. One solver keeps its table across calls, so
     valuing every move along a line (hint files) reuses what solving the deal found."""
 
-    def __init__(self, game, limits: Limits | None = None, progress=None):
+    def __init__(self, game, limits: Limits | None = None, progress=None, *, prune: bool = True):
         self.game = game
+        self.prune = prune
         self.limits = limits or Limits()
         self.progress = progress  # called with the node count every few thousand nodes
         self.table: dict = {}
@@ -45,7 +53,7 @@ class DepthFirstSolver:
         status = "solved"
         try:
             self._start_root()
-            self._search(state, NEG_INFINITY)
+            self._solve_root(state)
             line = self.best_line(state)
         except _Stop as stop:
             status, line = stop.status, list(self.incumbent_line)
@@ -71,7 +79,7 @@ class DepthFirstSolver:
         try:
             self._start_root()
             self._check_limits()  # a spent budget must not buy another few thousand nodes
-            return self._search(state, NEG_INFINITY), True
+            return self._solve_root(state), True
         except _Stop:
             return None, False
 
@@ -82,13 +90,29 @@ class DepthFirstSolver:
         while state.outcome() is None:
             entry = self.table.get(state.key())
             if entry is None or not entry[1]:  # not in the table (a cache evicted it): solve again
-                self._search(state, NEG_INFINITY)
+                self._solve_root(state)
                 entry = self.table[state.key()]
+            if entry[2] is None:  # only moves that cannot matter are left: lost from here
+                break
             line.append(entry[2])
             state = advance_chance(state.play(entry[2]))
         return line
 
     # -- the search --------------------------------------------------------------------------
+    def _solve_root(self, state):
+        """Exact value of ``state`` by aspiration: look for a value at the optimistic bound first."""
+        bound = self.game.bound_utility(state.score_bound()) if self.prune else None
+        if bound is None or state.outcome() is not None:
+            return self._search(state, NEG_INFINITY)
+        alpha = _just_below(bound)
+        while True:
+            value = self._search(state, alpha)
+            if value > alpha:
+                return value
+            if not value[0]:  # not even a win is possible: settle the exact (losing) value
+                return self._search(state, NEG_INFINITY)
+            alpha = _just_below(value)
+
     def _start_root(self):
         # The incumbent may only cut inside the tree of the root it was found under.
         self.incumbent, self.incumbent_line = NEG_INFINITY, []
@@ -109,14 +133,18 @@ class DepthFirstSolver:
         entry = self.table.get(key)
         if entry is not None and (entry[1] or entry[0] <= alpha):
             return entry[0]
-        if self.incumbent > alpha:
-            alpha = self.incumbent
-        bound = self.game.bound_utility(state.score_bound())
-        if bound is not None and bound <= alpha:
-            return bound
+        if self.prune:
+            if self.incumbent > alpha:
+                alpha = self.incumbent
+            bound = self.game.bound_utility(state.score_bound())
+            if bound is not None and bound <= alpha:
+                return bound
+            moves = state.search_moves() if hasattr(state, "search_moves") else state.legal_moves()
+        else:
+            bound, moves = None, state.legal_moves()
         best, best_move = NEG_INFINITY, None
         path = self._path
-        for move in state.legal_moves():
+        for move in moves:
             path.append(move)
             value = self._search(advance_chance(state.play(move)), best if best > alpha else alpha)
             path.pop()
@@ -124,6 +152,8 @@ class DepthFirstSolver:
                 best, best_move = value, move
                 if bound is not None and best >= bound:
                     break  # nothing can beat the optimistic bound
+        if best_move is None:  # search_moves() left nothing that could lead to a win
+            best = self.game.utility(None)
         if entry is None and self.limits.max_states is not None and len(self.table) >= self.limits.max_states:
             raise _Stop("memory-limit")
         self.table[key] = (best, best > alpha, best_move)
@@ -136,5 +166,10 @@ class DepthFirstSolver:
             raise _Stop("timeout")
 
 
-def solve_open(game, state, limits: Limits | None = None, progress=None) -> SolveResult:
-    return DepthFirstSolver(game, limits, progress).solve(state)
+def _just_below(value):
+    """The utility just below ``value``: scores are whole numbers."""
+    return (value[0], value[1] - 1)
+
+
+def solve_open(game, state, limits: Limits | None = None, progress=None, *, prune: bool = True) -> SolveResult:
+    return DepthFirstSolver(game, limits, progress, prune=prune).solve(state)

@@ -142,10 +142,10 @@ def test_puzzles_cover_both_directions():
 
 
 def fixed_line_move_counts(seed, plies=60):
-    """Legal-move counts along a fixed line: at ply k play move number (7k mod n)."""
+    """Legal-move counts along a fixed line: at ply k play move number (7k mod n) in text order."""
     state, counts, line = GAME.initial_state(GAME.new_deal(seed)), [], []
     for ply in range(plies):
-        moves = state.legal_moves()
+        moves = sorted(state.legal_moves(), key=str)  # independent of the engine's search order
         counts.append(len(moves))
         if not moves or state.outcome() is not None:
             break

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from .. import cards as C
-from ..api import Deal, Game, Outcome, check_exact_pile
+from ..api import NO_WIN, Deal, Game, Outcome, check_exact_pile
 from ..errors import DealError, MoveError
 from ..shuffle import shuffled
 
@@ -144,7 +144,34 @@ class State:
         return (self.members, self.candidates, self.reserve, self.won)
 
     def score_bound(self):
-        return self.sacrificed  # sacrifices never come back: the final score is at least this
+        # Sacrifices never come back, so the final score is at least the count so far.
+        if not self.reserve and self.first_frozen_rank() == 1:
+            return NO_WIN
+        return self.sacrificed
+
+    def first_frozen_rank(self):
+        """The highest rank (smallest number) that can never promote again, or 6 if none.
+
+        P(r), the promotions rank r can still make, is at most its candidates plus what arrives
+        from rank r+1, less the arrivals it needs as members before it has three (member counts
+        never fall: a promotion replaces its card, a fourth member is sacrificed). Every
+        promotion uses up a candidate, so P(r) <= cand(r) + P(r+1) - need(r), and P(r) = 0 when
+        P(r+1) < need(r). A win is a promotion from rank 1, so it needs P(1) >= 1."""
+        frozen, arrivals = 6, 0  # arrivals: P(r+1), the most cards rank r can still receive
+        for rank in range(5, 0, -1):
+            need = 3 - len(self.members[rank - 1])
+            p = 0 if arrivals < need else len(self.candidates[rank - 1]) + arrivals - need
+            if p == 0:
+                frozen = rank
+            arrivals = p
+        return frozen
+
+    def search_moves(self):
+        """Moves below a frozen rank only shuffle cards that can never reach rank 1: skip them."""
+        if self.reserve:
+            return self.legal_moves()
+        frozen = self.first_frozen_rank()
+        return [m for m in self.legal_moves() if m.rank < frozen]
 
     def outcome(self):
         if self.won:
@@ -202,8 +229,9 @@ class State:
                         for victim in sorted(set(above) | {member}):
                             moves.append(Promote(rank, member, "m", take, victim))
                     moves.append(Promote(rank, member, "c", take))
-        # Search order: wins first, then higher ranks, then moves that sacrifice nobody.
-        moves.sort(key=lambda m: (m.rank, m.sacrifice is not None))
+        # Search order, measured (bench): lower ranks first (building supply below before
+        # spending it above finds wins ~8x sooner than top-down), moves without a sacrifice first.
+        moves.sort(key=lambda m: (-m.rank, m.sacrifice is not None))
         return moves
 
     def __str__(self):
