@@ -109,6 +109,26 @@ def parse_move(text: str):
         raise MoveError(f"'{text}': {exc}") from None
 
 
+def _digit_mask(values) -> int:
+    mask = 0
+    for v in values:
+        mask |= 1 << (v % 10)
+    return mask
+
+
+def _producible(mask: int) -> int:
+    """The digits a+b or a*b (mod 10) with a, b digits in ``mask`` (a = b allowed: an over-estimate)."""
+    digits = [d for d in range(10) if mask >> d & 1]
+    out = 0
+    for a in digits:
+        for b in digits:
+            out |= 1 << ((a + b) % 10) | 1 << ((a * b) % 10)
+    return out
+
+
+PRODUCIBLE = tuple(_producible(m) for m in range(1024))  # digit mask -> producible digit mask
+
+
 def _remove(values: tuple, v: int) -> tuple:
     i = values.index(v)
     return values[:i] + values[i + 1:]
@@ -152,18 +172,34 @@ class State:
     def first_frozen_rank(self):
         """The highest rank (smallest number) that can never promote again, or 6 if none.
 
-        P(r), the promotions rank r can still make, is at most its candidates plus what arrives
-        from rank r+1, less the arrivals it needs as members before it has three (member counts
-        never fall: a promotion replaces its card, a fourth member is sacrificed). Every
-        promotion uses up a candidate, so P(r) <= cand(r) + P(r+1) - need(r), and P(r) = 0 when
-        P(r+1) < need(r). A win is a promotion from rank 1, so it needs P(1) >= 1."""
-        frozen, arrivals = 6, 0  # arrivals: P(r+1), the most cards rank r can still receive
+        P(r), the promotions rank r can still make, is bounded from rank 5 up. Member counts
+        never fall (a promotion replaces its card, a fourth member is sacrificed), so rank r
+        must first receive need(r) = 3 - members arrivals; and every promotion uses up a
+        candidate whose digit is a+b or a*b of two members. The digits rank r's members can
+        ever show lie in D(r), the closure of its members' digits and the arrivals' digits
+        D(r+1) under "add a candidate whose digit is a+b or a*b (mod 10) of two digits in D(r)".
+        Only candidates with such a digit are fuel, so
+            P(r) <= usable candidates + (P(r+1) - need(r) if arrivals can be fuel, else 0),
+        and P(r) = 0 when P(r+1) < need(r). A win is a promotion from rank 1: it needs P(1) >= 1.
+        (Seeded openings such as members 6 6 8 stay even for ever: this proves them lost at once.)"""
+        frozen, arrivals, arrival_digits = 6, 0, 0
         for rank in range(5, 0, -1):
-            need = 3 - len(self.members[rank - 1])
-            p = 0 if arrivals < need else len(self.candidates[rank - 1]) + arrivals - need
-            if p == 0:
+            members, candidates = self.members[rank - 1], self.candidates[rank - 1]
+            need = 3 - len(members)
+            if arrivals < need:
+                promotions, digits = 0, 0
+            else:
+                digits = _digit_mask(members) | (arrival_digits if arrivals else 0)
+                fuel_digits = _digit_mask(candidates) | (arrival_digits if arrivals > need else 0)
+                while digits | (fuel_digits & PRODUCIBLE[digits]) != digits:
+                    digits |= fuel_digits & PRODUCIBLE[digits]
+                producible = PRODUCIBLE[digits]
+                promotions = sum(1 for c in candidates if producible >> (c % 10) & 1)
+                if arrival_digits & producible:
+                    promotions += arrivals - need
+            if promotions == 0:
                 frozen = rank
-            arrivals = p
+            arrivals, arrival_digits = promotions, digits
         return frozen
 
     def search_moves(self):
