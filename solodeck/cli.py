@@ -16,6 +16,7 @@ examples:
   solodeck solve deal.toml                          verdict, best score and the best line
   solodeck solve deal.toml --json                   the same as one JSON object
   solodeck solve deal.toml --hints hints.json       also write every decision's ranked moves
+  solodeck solve deal.toml --all-openings           decide every opening exactly: how many still win
   solodeck verify deal.toml hints.json              replay a hint file under the rules
   solodeck rules syndicate                          the rules as solodeck reads them
 """
@@ -63,6 +64,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop after this many seconds (verdict 'unknown' unless a win was found)")
     p.add_argument("--max-states", type=_positive_int, metavar="N",
                    help="stop when the transposition table holds N states (status 'memory-limit')")
+    p.add_argument("--memory", type=_positive_float, metavar="MB", default=1024.0,
+                   help="cap the transposition table at MB megabytes (default 1024); a full table "
+                        "forgets old entries: slower, never wrong")
+    p.add_argument("--all-openings", action="store_true",
+                   help="also decide every distinct first decision exactly (Syndicate: the choice of "
+                        "rank 5's members) and report how many of them still win")
     p.add_argument("--quiet", action="store_true", help="no progress display")
 
     p = sub.add_parser("verify", help="replay a hint file's line under the rules",
@@ -111,7 +118,7 @@ def _progress(quiet: bool):
 
 
 def cmd_solve(args) -> int:
-    from .solvers import DepthFirstSolver, Limits
+    from .solvers import Limits, make_solver, value_first_moves
     from .hints import build_hints, write_hints
 
     deal = load_deal(args.file)
@@ -120,16 +127,22 @@ def cmd_solve(args) -> int:
         raise UnsupportedError(f"{game.name} supports --mode {'/'.join(game.modes)} only"
                                + (" (no chance after the deal: open and blind coincide)" if not game.has_chance else ""))
     progress, close = _progress(args.quiet or args.json)
-    solver = DepthFirstSolver(game, Limits(args.time_limit, args.max_states), progress)
+    solver = make_solver(game, Limits(args.time_limit, args.max_states, args.memory), progress)
+    start = game.initial_state(deal)
     try:
-        result = solver.solve(game.initial_state(deal))
+        result = solver.solve(start)
         hints = build_hints(game, deal, result, solver) if args.hints else None
+        openings = value_first_moves(solver, start) if args.all_openings else None
     finally:
         close()
     if hints is not None:
         write_hints(hints, args.hints)
     if args.json:
-        print(json.dumps(result.to_json()))
+        out = result.to_json()
+        if openings is not None:
+            out["openings"] = [_opening_json(game, move, value) for move, value in openings]
+            out["openings_summary"] = _openings_summary(game, openings)
+        print(json.dumps(out))
         return 0
     print(f"{game.title}: {deal.source}" + (f" (seed {deal.seed})" if deal.seed is not None else ""))
     score_name = game.score_name or "score"
@@ -145,11 +158,36 @@ def cmd_solve(args) -> int:
         for i, move in enumerate(result.line, start=1):
             print(f"  {i:3d}. {move}")
     rate = f", {result.nodes / result.seconds:,.0f} nodes/s" if result.seconds > 0 else ""
-    print(f"search: {result.nodes:,} nodes, {result.unique_states:,} states in table, "
+    print(f"search ({result.engine}): {result.nodes:,} nodes, {result.unique_states:,} states stored, "
           f"{result.seconds:.2f} s{rate}")
+    if openings is not None:
+        summary = _openings_summary(game, openings)
+        print(f"openings: {summary['distinct']} distinct, {summary['winning']} win, {summary['losing']} proven lost, "
+              f"{summary['unknown']} unknown (a limit stopped them)")
+        for score, count in summary["winning_by_score"].items():
+            print(f"  win with {score_name} {score}: {count}")
     if args.hints:
         print(f"hints written to {args.hints}")
     return 0
+
+
+def _opening_json(game, move, value):
+    from .hints import verdict_and_score
+
+    verdict, score = verdict_and_score(game, value)
+    return {"move": str(move), "verdict": verdict, "exact": value is not None, "score": score}
+
+
+def _openings_summary(game, openings) -> dict:
+    rows = [_opening_json(game, move, value) for move, value in openings]
+    by_score: dict = {}
+    for row in rows:
+        if row["verdict"] == "winnable":
+            by_score[row["score"]] = by_score.get(row["score"], 0) + 1
+    return {"distinct": len(rows), "winning": sum(by_score.values()),
+            "losing": sum(r["verdict"] == "unwinnable" for r in rows),
+            "unknown": sum(r["verdict"] == "unknown" for r in rows),
+            "winning_by_score": dict(sorted(by_score.items()))}
 
 
 def cmd_verify(args) -> int:

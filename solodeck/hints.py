@@ -20,7 +20,7 @@ def schema() -> dict:
     return json.loads(resources.files("solodeck").joinpath("schema/hints-v1.schema.json").read_text())
 
 
-def _verdict_and_score(game, value):
+def verdict_and_score(game, value):
     if value is None:
         return "unknown", None
     won, signed = value
@@ -39,7 +39,7 @@ def build_hints(game, deal: Deal, result, solver) -> dict:
         moves = []
         for move in state.legal_moves():
             value, exact = solver.value(state.play(move))
-            verdict, score = _verdict_and_score(game, value if exact else None)
+            verdict, score = verdict_and_score(game, value if exact else None)
             moves.append({"move": str(move), "verdict": verdict, "exact": exact, "score": score,
                           "_rank": value if exact else (-2, 0)})
         moves.sort(key=lambda m: m["_rank"], reverse=True)

@@ -22,6 +22,7 @@ from solodeck.api import advance_chance
 from .result import Limits, SolveResult
 
 NEG_INFINITY = (-1, 0)  # below every utility: a loss is (0, ...), a win (1, ...)
+_BYTES_PER_ENTRY = 600  # measured on Syndicate: a dict entry with its tuple key and value
 _CHECK_EVERY = 4096     # nodes between clock and limit checks
 
 
@@ -40,6 +41,7 @@ class DepthFirstSolver:
         self.limits = limits or Limits()
         self.progress = progress  # called with the node count every few thousand nodes
         self.table: dict = {}
+        self._capacity = max(1024, int(self.limits.memory_mb * 2**20 / _BYTES_PER_ENTRY))
         self.nodes = 0
         self.incumbent = NEG_INFINITY  # best terminal value reached so far, and its line
         self.incumbent_line: list = []
@@ -156,6 +158,8 @@ class DepthFirstSolver:
             best = self.game.utility(None)
         if entry is None and self.limits.max_states is not None and len(self.table) >= self.limits.max_states:
             raise _Stop("memory-limit")
+        if entry is None and len(self.table) >= self._capacity:
+            self.table.clear()  # the state graph is acyclic: a forgotten entry is only searched again
         self.table[key] = (best, best > alpha, best_move)
         return best
 
@@ -171,5 +175,26 @@ def _just_below(value):
     return (value[0], value[1] - 1)
 
 
+def make_solver(game, limits: Limits | None = None, progress=None):
+    """The game's compiled solver when it has one and it is built, else the generic search."""
+    limits = limits or Limits()
+    return game.fast_solver(limits, progress) or DepthFirstSolver(game, limits, progress)
+
+
 def solve_open(game, state, limits: Limits | None = None, progress=None, *, prune: bool = True) -> SolveResult:
-    return DepthFirstSolver(game, limits, progress, prune=prune).solve(state)
+    """Solve with the fastest exact engine (``prune=False``: the plain generic reference)."""
+    solver = make_solver(game, limits, progress) if prune else DepthFirstSolver(game, limits, progress, prune=False)
+    return solver.solve(state)
+
+
+def value_first_moves(solver, state) -> list:
+    """[(move, exact utility or None)] for every legal move of the first decision, best first.
+
+    Syndicate's first decision is the opening (rank 5's members): this is `solve --all-openings`."""
+    state = advance_chance(state)
+    values = []
+    for move in state.legal_moves():
+        value, exact = solver.value(state.play(move))
+        values.append((move, value if exact else None))
+    values.sort(key=lambda mv: mv[1] if mv[1] is not None else (-2, 0), reverse=True)
+    return values

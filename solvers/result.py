@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 class Limits:
     time_limit: float | None = None   # seconds of wall time; None = no limit
     max_states: int | None = None     # transposition-table entries; None = no limit
+    memory_mb: float = 1024.0         # the table's size cap: a full table is a cache (slower, still exact)
 
 
 @dataclass
