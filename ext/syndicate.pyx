@@ -39,6 +39,7 @@ ctypedef struct Position:
     int n_members[6]
     int candidates[6][11] # counts by value 1..10
     int n_candidates[6]
+    uint64_t candidate_code[6]  # sum of count(v) * 5^(v-1): the key's candidate part, kept up to date
 
 ctypedef struct Entry:    # 32 bytes: the key (3 words), the best move, the value, work, used
     uint64_t key[3]
@@ -63,7 +64,7 @@ cdef void _init_tables():
                     if m >> b & 1:
                         out |= (1 << ((a + b) % 10)) | (1 << ((a * b) % 10))
         PRODUCIBLE[m] = out
-    POW5[1] = 1
+    POW5[1] = 1  # 5^(v-1): ten base-5 digits fit in 24 bits
     for a in range(2, 11):
         POW5[a] = POW5[a - 1] * 5
     for a in range(11):
@@ -204,6 +205,7 @@ cdef inline void make(Position* s, uint32_t move) noexcept nogil:
     _insert_member(s, r, v)
     s.candidates[r][v] -= 1
     s.n_candidates[r] -= 1
+    s.candidate_code[r] -= POW5[v]
     if dest == DEST_MEMBERS and w != m:  # (w == m: the promoted card itself is sacrificed)
         if w:
             _remove_member(s, r - 1, w)
@@ -211,6 +213,7 @@ cdef inline void make(Position* s, uint32_t move) noexcept nogil:
     elif dest == DEST_CANDIDATES:
         s.candidates[r - 1][m] += 1
         s.n_candidates[r - 1] += 1
+        s.candidate_code[r - 1] += POW5[m]
 
 
 cdef inline void unmake(Position* s, uint32_t move) noexcept nogil:
@@ -223,8 +226,10 @@ cdef inline void unmake(Position* s, uint32_t move) noexcept nogil:
     elif dest == DEST_CANDIDATES:
         s.candidates[r - 1][m] -= 1
         s.n_candidates[r - 1] -= 1
+        s.candidate_code[r - 1] -= POW5[m]
     s.candidates[r][v] += 1
     s.n_candidates[r] += 1
+    s.candidate_code[r] += POW5[v]
     _remove_member(s, r, v)
     _insert_member(s, r, m)
 
@@ -241,9 +246,8 @@ cdef inline void put_bits(uint64_t* key, int* at, uint64_t value, int bits) noex
 
 cdef inline void make_key(Position* s, int p, int b, int top, uint64_t* key) noexcept nogil:
     """p, b and ranks 1..top (9 bits of members, 24 of candidate counts in base 5 each)."""
-    cdef int r, v, at = 0
+    cdef int r, at = 0
     cdef int m0, m1, m2
-    cdef uint64_t code
     key[0] = 0
     key[1] = 0
     key[2] = 0
@@ -261,10 +265,7 @@ cdef inline void make_key(Position* s, int p, int b, int top, uint64_t* key) noe
             m1 = s.members[r][1]
             m2 = s.members[r][2]
         put_bits(key, &at, TRIPLE_CODE[m0][m1][m2], 9)
-        code = 0
-        for v in range(1, 11):
-            code += s.candidates[r][v] * POW5[v]
-        put_bits(key, &at, code, 24)
+        put_bits(key, &at, s.candidate_code[r], 24)
 
 
 cdef inline uint64_t mix(uint64_t* key) noexcept nogil:
@@ -290,7 +291,7 @@ cdef class Search:
     cdef uint64_t n_buckets, max_buckets, used
     cdef public uint64_t nodes, stored, overwritten
     cdef uint64_t max_states
-    cdef double deadline
+    cdef double deadline, time_limit
     cdef public int stopped          # 0, 1 = time, 2 = states
     cdef uint32_t path[256]
     cdef int depth, path_sacrifices
@@ -309,7 +310,8 @@ cdef class Search:
         if self.table == NULL:
             raise MemoryError(f"cannot allocate the search table")
         self.max_states = max_states if max_states > 0 else 0
-        self.deadline = (_now() + time_limit) if time_limit > 0 else 0.0
+        self.time_limit = time_limit
+        self.deadline = 0.0  # the clock starts with the first search
         self.used = 0
         self.reset_counters()
 
@@ -337,6 +339,7 @@ cdef class Search:
         for r in range(6):
             self.pos.n_members[r] = 0
             self.pos.n_candidates[r] = 0
+            self.pos.candidate_code[r] = 0
             for v in range(3):
                 self.pos.members[r][v] = 0
             for v in range(11):
@@ -347,6 +350,7 @@ cdef class Search:
             for v in candidates[r - 1]:
                 self.pos.candidates[r][v] += 1
                 self.pos.n_candidates[r] += 1
+                self.pos.candidate_code[r] += POW5[v]
 
     def position(self):
         return (tuple(tuple(self.pos.members[r][i] for i in range(self.pos.n_members[r])) for r in range(1, 6)),
@@ -372,6 +376,8 @@ cdef class Search:
     def search(self, int p=5, int budget=UNLIMITED):
         """Fewest future sacrifices of a win within ``budget`` (INF if none, or if stopped)."""
         cdef int result
+        if self.time_limit > 0 and self.deadline == 0.0:
+            self.deadline = _now() + self.time_limit
         self.depth = 0
         self.path_sacrifices = 0
         self.found_length = 0
