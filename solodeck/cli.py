@@ -17,6 +17,7 @@ examples:
   solodeck solve deal.toml --json                   the same as one JSON object
   solodeck solve deal.toml --hints hints.json       also write every decision's ranked moves
   solodeck solve deal.toml --all-openings           decide every opening exactly: how many still win
+  solodeck solve deal.toml --engine race --jobs 2   race the exact search against the CP-SAT model
   solodeck verify deal.toml hints.json              replay a hint file under the rules
   solodeck rules syndicate                          the rules as solodeck reads them
 """
@@ -67,6 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--memory", type=_positive_float, metavar="MB", default=1024.0,
                    help="cap the transposition table at MB megabytes (default 1024); a full table "
                         "forgets old entries: slower, never wrong")
+    p.add_argument("--engine", choices=["dfs", "cpsat", "race"], default="dfs",
+                   help="dfs: exact depth-first search, compiled when built (default); cpsat: the OR-tools "
+                        "CP-SAT model; race: both in parallel processes, the first exact answer wins. "
+                        "Hint values and --all-openings always come from the exact search")
+    p.add_argument("--jobs", type=_positive_int, default=2, metavar="J",
+                   help="CP-SAT worker threads (default 2); in a race the search runs in one more process")
     p.add_argument("--all-openings", action="store_true",
                    help="also decide every distinct first decision exactly (Syndicate: the choice of "
                         "rank 5's members) and report how many of them still win")
@@ -126,11 +133,12 @@ def cmd_solve(args) -> int:
     if args.mode not in game.modes:
         raise UnsupportedError(f"{game.name} supports --mode {'/'.join(game.modes)} only"
                                + (" (no chance after the deal: open and blind coincide)" if not game.has_chance else ""))
-    progress, close = _progress(args.quiet or args.json)
-    solver = make_solver(game, Limits(args.time_limit, args.max_states, args.memory), progress)
+    progress, close = _progress(args.quiet or args.json or args.engine != "dfs")
+    limits = Limits(args.time_limit, args.max_states, args.memory)
+    solver = make_solver(game, limits, progress)
     start = game.initial_state(deal)
     try:
-        result = solver.solve(start)
+        result = _solve_with_engine(args, game, limits, solver, start)
         hints = build_hints(game, deal, result, solver) if args.hints else None
         openings = value_first_moves(solver, start) if args.all_openings else None
     finally:
@@ -158,8 +166,10 @@ def cmd_solve(args) -> int:
         for i, move in enumerate(result.line, start=1):
             print(f"  {i:3d}. {move}")
     rate = f", {result.nodes / result.seconds:,.0f} nodes/s" if result.seconds > 0 else ""
-    print(f"search ({result.engine}): {result.nodes:,} nodes, {result.unique_states:,} states stored, "
-          f"{result.seconds:.2f} s{rate}")
+    raced = f", won the race against {', '.join(result.raced_against)}" if result.raced_against else ""
+    counted = "branches" if result.engine == "cpsat" else "nodes"
+    print(f"search ({result.engine}{raced}): {result.nodes:,} {counted}, {result.unique_states:,} states stored, "
+          f"{result.seconds:.2f} s{rate.replace('nodes', counted)}")
     if openings is not None:
         summary = _openings_summary(game, openings)
         print(f"openings: {summary['distinct']} distinct, {summary['winning']} win, {summary['losing']} proven lost, "
@@ -169,6 +179,21 @@ def cmd_solve(args) -> int:
     if args.hints:
         print(f"hints written to {args.hints}")
     return 0
+
+
+def _solve_with_engine(args, game, limits, solver, start):
+    from .encodings import cpsat_solver
+    from .solvers import make_solver
+    from .solvers.portfolio import race
+
+    if args.engine == "dfs":
+        return solver.solve(start)
+    if cpsat_solver(game, limits) is None:
+        raise UnsupportedError(f"{game.name} has no CP-SAT model yet (use --engine dfs)")
+    if args.engine == "cpsat":
+        return cpsat_solver(game, limits, args.jobs).solve(start)
+    return race({"search": lambda: make_solver(game, limits),
+                 "cpsat": lambda: cpsat_solver(game, limits, args.jobs)}, start)
 
 
 def _opening_json(game, move, value):

@@ -29,13 +29,14 @@ class SolveResult:
     nodes: int = 0
     unique_states: int = 0
     seconds: float = 0.0
-    engine: str = "dfs"
+    engine: str = "dfs"               # "dfs" (generic search), "kernel", "cpsat"
+    raced_against: list = field(default_factory=list)  # the engines this one beat in a race
 
     def to_json(self) -> dict:
         return {
             "game": self.game, "mode": self.mode, "status": self.status, "verdict": self.verdict,
             "exact": self.exact, "score": self.score, "line": [str(m) for m in self.line],
-            "engine": self.engine,
+            "engine": self.engine, **({"raced_against": self.raced_against} if self.raced_against else {}),
             "stats": {"nodes": self.nodes, "unique_states": self.unique_states,
                       "seconds": round(self.seconds, 6),
                       "nodes_per_second": round(self.nodes / self.seconds) if self.seconds > 0 else None},
