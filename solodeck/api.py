@@ -81,6 +81,10 @@ class Game:
     def parse_move(self, text: str):
         raise MoveError(f"{self.name}: cannot parse moves")
 
+    def fast_solver(self, limits, progress=None):
+        """A compiled exact solver with DepthFirstSolver's interface, or None (the generic one runs)."""
+        return None
+
     # -- values --------------------------------------------------------------------------------
     def utility(self, outcome: Outcome | None) -> tuple:
         """A totally ordered value, higher is better: win first, then the score in its sense."""

@@ -70,3 +70,20 @@ def standard_deck(*, number_cards_only: bool = False, jokers: int = 0) -> list[i
     """A deck in canonical order: S H D C, each A … K (A … T with number_cards_only), then jokers."""
     top = 10 if number_cards_only else 13
     return [s * 13 + r for s in range(4) for r in range(top)] + [JOKER] * jokers
+
+
+def parse_number_value(token: str) -> int:
+    """A number card's value (A=1 ... T=10) written as a rank (5, T, 10, A) or as a card whose
+    suit is ignored (5D): for games where only values matter."""
+    t = token.strip().upper()
+    if t == "10":
+        return 10
+    if len(t) == 1 and t in RANKS[:10]:
+        return RANKS.index(t) + 1
+    try:
+        card = parse_card(t)
+    except ValueError:
+        raise ValueError(f"'{token}' is not a value (A 2-9 T, or a card like 5D)") from None
+    if not 1 <= rank_of(card) <= 10:
+        raise ValueError(f"'{token}' is not a number card (A-T only)")
+    return rank_of(card)

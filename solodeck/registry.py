@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from .api import Game
 from .errors import UnknownGameError, UnsupportedError
+from .games.foursquare import Foursquare
 from .games.syndicate import Syndicate
 
 _PLANNED = [
-    ("foursquare", ("4square",), "Foursquare"),
     ("sandwich-guy", ("sandwich",), "The Sandwich Guy"),
     ("boba", ("boba-tea",), "The First Boba Tea Shop in London"),
     ("frozen-novelty", ("frozen", "foresight"), "Frozen Novelty"),
@@ -31,7 +31,7 @@ def _planned(name, aliases, title) -> Game:
     return game
 
 
-GAMES: dict[str, Game] = {g.name: g for g in [Syndicate()] + [_planned(*p) for p in _PLANNED]}
+GAMES: dict[str, Game] = {g.name: g for g in [Syndicate(), Foursquare()] + [_planned(*p) for p in _PLANNED]}
 _ALIASES = {alias: g.name for g in GAMES.values() for alias in (g.name, *g.aliases)}
 
 

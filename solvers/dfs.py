@@ -96,9 +96,22 @@ class DepthFirstSolver:
                 entry = self.table[state.key()]
             if entry[2] is None:  # only moves that cannot matter are left: lost from here
                 break
-            line.append(entry[2])
-            state = advance_chance(state.play(entry[2]))
+            move = entry[2]
+            if not self._achieves(state, move, entry[0]):
+                # Keys may fold symmetries: the move was stored by a mirrored state. Take one
+                # that reaches the same value here.
+                move = next((m for m in state.legal_moves() if self._achieves(state, m, entry[0])), None)
+                if move is None:
+                    raise _Stop("timeout")  # only when a limit stopped the re-search
+            line.append(move)
+            state = advance_chance(state.play(move))
         return line
+
+    def _achieves(self, state, move, value) -> bool:
+        if move not in state.legal_moves():
+            return False
+        child, exact = self.value(state.play(move))
+        return exact and child == value
 
     # -- the search --------------------------------------------------------------------------
     def _solve_root(self, state):

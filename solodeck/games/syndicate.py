@@ -29,20 +29,7 @@ def value_name(v: int) -> str:
     return RANK_NAMES[v - 1]
 
 
-def parse_value(token: str) -> int:
-    """A value written as a rank (5, T, 10, A) or as a card whose suit is ignored (5D)."""
-    t = token.strip().upper()
-    if t == "10":
-        return 10
-    if len(t) == 1 and t in RANK_NAMES:
-        return RANK_NAMES.index(t) + 1
-    try:
-        card = C.parse_card(t)
-    except ValueError:
-        raise ValueError(f"'{token}' is not a value (A 2-9 T, or a card like 5D)") from None
-    if not 1 <= C.rank_of(card) <= 10:
-        raise ValueError(f"'{token}' is not a number card (Syndicate uses A-T only)")
-    return C.rank_of(card)
+parse_value = C.parse_number_value
 
 
 def _values_text(values) -> str:
