@@ -133,6 +133,8 @@ def cmd_solve(args) -> int:
     if args.mode not in game.modes:
         raise UnsupportedError(f"{game.name} supports --mode {'/'.join(game.modes)} only"
                                + (" (no chance after the deal: open and blind coincide)" if not game.has_chance else ""))
+    if args.mode == "blind":
+        return _solve_blind(args, game, deal)
     progress, close = _progress(args.quiet or args.json or args.engine != "dfs")
     limits = Limits(args.time_limit, args.max_states, args.memory)
     solver = make_solver(game, limits, progress)
@@ -178,6 +180,46 @@ def cmd_solve(args) -> int:
             print(f"  win with {score_name} {score}: {count}")
     if args.hints:
         print(f"hints written to {args.hints}")
+    return 0
+
+
+BLIND_DEFAULT_TIME_LIMIT = 60.0
+
+
+def _solve_blind(args, game, deal) -> int:
+    """The best move at the deal's first decision for a player who cannot see the deck order."""
+    from .api import advance_chance
+    from .solvers.expectimax import ExpectimaxSolver
+    from .solvers import Limits
+
+    for flag, name in ((args.hints, "--hints"), (args.all_openings, "--all-openings"), (args.engine != "dfs", "--engine")):
+        if flag:
+            raise UnsupportedError(f"{name} is not available in blind mode yet")
+    limits = Limits(args.time_limit or BLIND_DEFAULT_TIME_LIMIT, args.max_states, args.memory)
+    progress, close = _progress(args.quiet or args.json)
+    try:
+        state = advance_chance(game.initial_state(deal))  # the cards seen before the first decision
+        result = ExpectimaxSolver(game, limits, progress).solve(state)
+    finally:
+        close()
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    print(f"{game.title}: {deal.source}" + (f" (seed {deal.seed})" if deal.seed is not None else ""))
+    print("mode: blind (the player knows which cards are left, not their order)")
+    if not result.exact:
+        print(f"win probability: unknown (the exact tree is beyond the limit: {result.status} after "
+              f"{result.seconds:.0f} s; use a later position, or a larger --time-limit)")
+    else:
+        score = f", {game.score_name} on a win {result.expected_score:.2f}" if result.expected_score is not None else ""
+        print(f"win probability with best play: {result.win_probability:.6f}{score} (exact)")
+    if result.ranked:
+        print("moves now, best first (win probability, expected score on a win):")
+        for row in result.ranked:
+            p = "unknown" if row["win_probability"] is None else f"{row['win_probability']:.6f}"
+            e = "" if row["expected_score"] is None else f"{row['expected_score']:.2f}"
+            print(f"  {row['move']:<14} {p:>10} {e:>7}")
+    print(f"search (expectimax): {result.nodes:,} nodes, {result.unique_states:,} states stored, {result.seconds:.2f} s")
     return 0
 
 

@@ -31,12 +31,18 @@ class SolveResult:
     seconds: float = 0.0
     engine: str = "dfs"               # "dfs" (generic search), "kernel", "cpsat"
     raced_against: list = field(default_factory=list)  # the engines this one beat in a race
+    # blind mode: the win probability of best play, E[score | win], and the moves now, ranked
+    win_probability: float | None = None
+    expected_score: float | None = None
+    ranked: list = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {
             "game": self.game, "mode": self.mode, "status": self.status, "verdict": self.verdict,
             "exact": self.exact, "score": self.score, "line": [str(m) for m in self.line],
             "engine": self.engine, **({"raced_against": self.raced_against} if self.raced_against else {}),
+            **({"win_probability": self.win_probability, "expected_score": self.expected_score,
+                "moves": self.ranked} if self.mode == "blind" else {}),
             "stats": {"nodes": self.nodes, "unique_states": self.unique_states,
                       "seconds": round(self.seconds, 6),
                       "nodes_per_second": round(self.nodes / self.seconds) if self.seconds > 0 else None},

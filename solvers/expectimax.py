@@ -1,0 +1,142 @@
+"""Blind mode: expectimax over chance nodes weighted by the composition of the unseen cards.
+
+The player sees what the rules show and knows which cards are left, not their order. The value
+of a state is a pair (P(win), E[score x win]) under best play:
+
+- at a decision, the best child: higher win probability first, then the expected score of wins;
+- at a chance node (a draw), the mean of the outcomes weighted by how many unseen cards give each;
+- at the end, (1, score) for a win and (0, 0) for a loss.
+
+E[score x win] is kept rather than E[score | win] because it averages linearly over chance;
+``expected_score = E[score x win] / P(win)`` is what is reported. A table on ``state.key()``
+shares transpositions (two draw orders that leave the same cards give the same key). Values are
+exact, as far as floating point allows, when the whole tree is searched. A limit stops the search
+and the result says so. The sampling estimator for trees beyond reach is the next step.
+
+Games whose hidden cards are not all chance nodes (the player could not act on the state
+itself) are refused: this needs every hidden card to be a draw that has not happened yet.
+"""
+from __future__ import annotations
+
+import time
+
+from solodeck.api import NO_WIN
+from solodeck.errors import UnsupportedError
+from .result import Limits, SolveResult
+
+LOSS = (0.0, 0.0)
+_TIE = 1e-12           # win probabilities closer than this are equal: the score decides
+_CHECK_EVERY = 2048
+
+
+class _Stop(Exception):
+    def __init__(self, status):
+        self.status = status
+
+
+def better(a, b) -> bool:
+    """Is value a = (P(win), E[score x win]) strictly better than b?"""
+    if abs(a[0] - b[0]) > _TIE:
+        return a[0] > b[0]
+    return a[1] > b[1] + _TIE
+
+
+class ExpectimaxSolver:
+    def __init__(self, game, limits: Limits | None = None, progress=None):
+        if game.has_hidden:
+            raise UnsupportedError(f"{game.name}: blind mode needs every hidden card to be a future draw")
+        self.game, self.limits, self.progress = game, limits or Limits(), progress
+        self.table: dict = {}
+        self.nodes = 0
+        self._deadline = None
+
+    def value(self, state):
+        """(P(win), E[score x win]) of a state under best blind play; raises nothing, returns
+        None if a limit stopped the search."""
+        self._start()
+        try:
+            return self._value(state)
+        except _Stop:
+            return None
+
+    def ranked_moves(self, state):
+        """[(move, value)] of a decision state, best first (None values: a limit stopped us)."""
+        self._start()
+        ranked = []
+        for move in state.legal_moves():
+            try:
+                ranked.append((move, self._value(state.play(move))))
+            except _Stop:
+                ranked.append((move, None))
+        ranked.sort(key=lambda mv: (mv[1] is not None, *(mv[1] or LOSS)), reverse=True)
+        return ranked
+
+    def solve(self, state) -> SolveResult:
+        """The best move now, its value and the ranked alternatives, as a SolveResult (mode blind)."""
+        start = time.perf_counter()
+        self._start()
+        try:
+            if state.is_chance() or state.outcome() is not None:  # no decision yet: just the value
+                return self._result(self._value(state), [], start)
+            ranked = self.ranked_moves(state)
+        except _Stop as stop:
+            return self._result(None, [], start, stop.status)
+        exact = all(v is not None for _m, v in ranked)
+        return self._result(ranked[0][1] if exact else None, ranked, start, "solved" if exact else "timeout")
+
+    # -- the search --------------------------------------------------------------------------
+    def _start(self):
+        if self._deadline is None and self.limits.time_limit is not None:
+            self._deadline = time.perf_counter() + self.limits.time_limit
+
+    def _value(self, state):
+        self.nodes += 1
+        if self.nodes % _CHECK_EVERY == 0:
+            if self.progress is not None:
+                self.progress(self.nodes)
+            if self._deadline is not None and time.perf_counter() > self._deadline:
+                raise _Stop("timeout")
+        outcome = state.outcome()
+        if outcome is not None and not state.is_chance():
+            return (1.0, float(outcome.score or 0)) if outcome.won else LOSS
+        if state.score_bound() == NO_WIN:  # no order of the unseen cards can still win
+            return LOSS
+        key = state.key()
+        cached = self.table.get(key)
+        if cached is not None:
+            return cached
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            total = sum(w for _o, w in outcomes)
+            p = s = 0.0
+            for outcome_value, weight in outcomes:
+                cp, cs = self._value(state.apply_chance(outcome_value))
+                p += weight * cp
+                s += weight * cs
+            value = (p / total, s / total)
+        else:
+            value = LOSS
+            for move in state.legal_moves():
+                child = self._value(state.play(move))
+                if better(child, value):
+                    value = child
+        if self.limits.max_states is not None and len(self.table) >= self.limits.max_states:
+            raise _Stop("memory-limit")
+        self.table[key] = value
+        return value
+
+    def _result(self, value, ranked, start, status="solved"):
+        p = value[0] if value is not None else None
+        return SolveResult(
+            self.game.name, "blind", status,
+            "unknown" if value is None else ("winnable" if p > 0 else "unwinnable"),
+            value is not None, None, [ranked[0][0]] if ranked else [], self.nodes, len(self.table),
+            time.perf_counter() - start, engine="expectimax", win_probability=p,
+            expected_score=_expected_score(value),
+            ranked=[{"move": str(m), "win_probability": None if v is None else v[0],
+                     "expected_score": _expected_score(v)} for m, v in ranked])
+
+
+def _expected_score(value):
+    """E[score | win] from (P(win), E[score x win]); None without a win."""
+    return value[1] / value[0] if value is not None and value[0] > 0 else None

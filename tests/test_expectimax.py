@@ -1,0 +1,102 @@
+"""Blind mode (solvers/expectimax.py) on Foursquare endgames, against independent computations.
+
+* A brute force that enumerates every order of the remaining cards: at a draw, each distinct
+  next card is weighted by the number of orders that start with it (never by the state's own
+  ``chance_outcomes``); at a decision, the best move for the orders still possible.
+* Open >= blind: the mean, over every order, of the clairvoyant (open-mode) result bounds the
+  blind win probability from above.
+"""
+import random
+from itertools import permutations
+
+import pytest
+
+from solodeck.api import advance_chance
+from solodeck.games.foursquare import State
+from solodeck.registry import get_game
+from solodeck.solvers import DepthFirstSolver, Limits
+from solodeck.solvers.expectimax import LOSS, ExpectimaxSolver, better
+
+GAME = get_game("foursquare")
+
+
+def endgame(rng, cards_left):
+    """A random late position inside the 4 x 4 grid, with 0 or 1 card to spare beyond the piles
+    still missing, at most one top face down, ``cards_left`` cards in the deck, none drawn yet."""
+    cells = [(x, y) for x in range(4) for y in range(4)]
+    rng.shuffle(cells)
+    missing = max(1, cards_left - rng.randint(0, 1))
+    cells = [(0, 0)] + [c for c in cells if c != (0, 0)][:15 - missing]
+    down = set(rng.sample(cells[1:], rng.randint(0, 1)))
+    deck = [v for v in range(1, 11) for _ in range(4)]
+    rng.shuffle(deck)
+    piles = {c: (deck.pop(), c not in down, rng.randint(1, 2)) for c in cells}
+    return State(piles, tuple(deck[:cards_left]))
+
+
+def brute_force(state, orders):
+    if state.outcome() is not None and not state.is_chance():
+        outcome = state.outcome()
+        return (1.0, float(outcome.score)) if outcome.won else LOSS
+    if state.is_chance():
+        by_first = {}
+        for order in orders:
+            by_first.setdefault(order[0], []).append(order[1:])
+        p = s = 0.0
+        for card, rest in by_first.items():
+            cp, cs = brute_force(state.apply_chance(card), rest)
+            p += len(rest) / len(orders) * cp
+            s += len(rest) / len(orders) * cs
+        return p, s
+    best = LOSS
+    for move in state.legal_moves():
+        value = brute_force(state.play(move), orders)
+        if better(value, best):
+            best = value
+    return best
+
+
+def cases(n, cards_left, seed):
+    rng = random.Random(seed)
+    return [endgame(rng, cards_left) for _ in range(n)]
+
+
+@pytest.mark.parametrize("cards_left", [1, 2, 3, pytest.param(4, marks=pytest.mark.slow)])
+def test_blind_values_equal_the_brute_force_over_every_order(cards_left):
+    positive = 0
+    for state in cases(15, cards_left, seed=cards_left):
+        orders = sorted(set(permutations(state.deck)))
+        expected = brute_force(state, orders)
+        got = ExpectimaxSolver(GAME).value(state)
+        assert got == pytest.approx(expected, abs=1e-9), str(state)
+        positive += got[0] > 0
+    assert positive >= 1  # not only hopeless positions (k = 2, 3: 4 and 3 of the 15 can win)
+
+
+@pytest.mark.parametrize("cards_left", [2, 3, 4])
+def test_open_value_bounds_the_blind_value(cards_left):
+    for state in cases(10, cards_left, seed=10 + cards_left):
+        orders = sorted(set(permutations(state.deck)))
+        open_wins = 0
+        for order in orders:
+            dealt = State(state.piles, order)
+            open_wins += DepthFirstSolver(GAME).solve(dealt).verdict == "winnable"
+        blind = ExpectimaxSolver(GAME).value(state)[0]
+        # each order is equally likely: the clairvoyant mean is at least best blind play
+        assert open_wins / len(orders) >= blind - 1e-12
+
+
+def test_ranked_moves_and_result():
+    state = advance_chance(cases(1, 3, seed=99)[0])
+    result = ExpectimaxSolver(GAME).solve(state)
+    assert result.mode == "blind" and result.exact and result.engine == "expectimax"
+    probabilities = [m["win_probability"] for m in result.ranked]
+    assert probabilities == sorted(probabilities, reverse=True)
+    assert result.win_probability == probabilities[0] if probabilities else True
+
+
+def test_a_limit_is_never_an_answer():
+    state = GAME.initial_state(GAME.new_deal(0))  # 40 cards: far beyond an exact tree
+    result = ExpectimaxSolver(GAME, Limits(time_limit=0.3)).solve(state)
+    assert not result.exact and result.status == "timeout" and result.verdict == "unknown"
+    assert ExpectimaxSolver(GAME, Limits(max_states=200)).solve(state).status == "memory-limit"
