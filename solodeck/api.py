@@ -153,6 +153,20 @@ class Game:
         return advance_chance(state)
 
 
+class NumberDeckGame(Game):
+    """A game dealt from one shuffled pile, ``deck``: the 40 number cards A-T (Syndicate, Foursquare)."""
+
+    piles = {"deck": "the 40 number cards A-T, top first"}
+
+    def seeded_piles(self, seed, options):
+        from .shuffle import shuffled
+
+        return {"deck": shuffled(C.standard_deck(number_cards_only=True), seed)}
+
+    def check_piles(self, piles, source):
+        check_exact_pile(piles["deck"], C.standard_deck(number_cards_only=True), source, "deck")
+
+
 def advance_chance(state):
     """Open mode: let chance take the dealt outcome until a player decision (or the end)."""
     while state.is_chance():

@@ -13,14 +13,13 @@ import re
 from dataclasses import dataclass
 
 from .. import cards as C
-from ..api import NO_WIN, Deal, Game, Outcome, check_exact_pile
+from ..api import NO_WIN, Deal, NumberDeckGame, Outcome
 from ..errors import DealError, MoveError
-from ..shuffle import shuffled
 
 SIDE = 4           # the grid is at most 4 x 4
 MAX_HEIGHT = 4     # a pile holds at most 4 cards
 MAX_FACE_DOWN = 4  # more face-down tops than this after a placement is illegal
-DECK = C.standard_deck(number_cards_only=True)
+CARDS_IN_DECK = 40
 VALUE_NAMES = "A23456789T"
 # The 8 symmetries of the square, as maps of (column, row).
 SYMMETRIES = (lambda x, y: (x, y), lambda x, y: (-x, y), lambda x, y: (x, -y), lambda x, y: (-x, -y),
@@ -185,7 +184,7 @@ class State:
         return "\n".join(lines)
 
 
-class Foursquare(Game):
+class Foursquare(NumberDeckGame):
     name = "foursquare"
     aliases = ("4square", "4sq")
     title = "Foursquare"
@@ -194,13 +193,6 @@ class Foursquare(Game):
     score_name = "cards left"
     score_sense = "higher"
     modes = ("open", "blind")
-    piles = {"deck": "the 40 number cards A-T, top first"}
-
-    def seeded_piles(self, seed, options):
-        return {"deck": shuffled(DECK, seed)}
-
-    def check_piles(self, piles, source):
-        check_exact_pile(piles["deck"], DECK, source, "deck")
 
     def initial_state(self, deal: Deal) -> State:
         if deal.position is not None:
@@ -255,8 +247,8 @@ def _state_from_position(position: dict, source: str) -> State:
     except ValueError as exc:
         raise DealError(source, "position.deck", str(exc)) from None
     cards_used = sum(h for _v, _u, h in piles.values()) + len(deck) + (hand is not None)
-    if cards_used > len(DECK):
-        raise DealError(source, "position", f"{cards_used} cards: more than the deck's {len(DECK)}")
+    if cards_used > CARDS_IN_DECK:
+        raise DealError(source, "position", f"{cards_used} cards: more than the deck's {CARDS_IN_DECK}")
     if not piles and hand is not None:
         raise DealError(source, "position.hand", "the first card needs no decision: leave 'hand' out")
     return State(piles, deck, hand)

@@ -13,15 +13,13 @@ from itertools import combinations
 import time
 
 from .. import cards as C
-from ..api import NO_WIN, Deal, Game, Outcome, check_exact_pile
+from ..api import NO_WIN, Deal, NumberDeckGame, Outcome
 from ..errors import DealError, MoveError
-from ..shuffle import shuffled
 
 RANK_NAMES = "A23456789T"
 # Deal: deck cards 1–9 are rank 5's candidates, 10–16 rank 4's, 17–21 rank 3's, 22–24 rank 2's,
 # 25 rank 1's; cards 26–40 are the reserve from which rank 5's three members are chosen.
 CANDIDATE_COUNTS = {5: 9, 4: 7, 3: 5, 2: 3, 1: 1}
-DECK = C.standard_deck(number_cards_only=True)
 CARDS_IN_PLAY = 28  # 25 candidates + 3 chosen members; the other 12 reserve cards leave the game
 
 
@@ -271,20 +269,13 @@ class State:
         return "\n".join(lines)
 
 
-class Syndicate(Game):
+class Syndicate(NumberDeckGame):
     name = "syndicate"
     aliases = ("synd",)
     title = "Syndicate"
     source = "Isaludo (seeds/000), p. 39"
     score_name = "sacrifices"
     score_sense = "lower"
-    piles = {"deck": "the 40 number cards A-T, top first"}
-
-    def seeded_piles(self, seed, options):
-        return {"deck": shuffled(DECK, seed)}
-
-    def check_piles(self, piles, source):
-        check_exact_pile(piles["deck"], DECK, source, "deck")
 
     def initial_state(self, deal: Deal) -> State:
         if deal.position is not None:
