@@ -65,6 +65,8 @@ class Game:
     score_name: str | None = None
     score_sense: str | None = None  # "lower" or "higher" is better; None: the game has no score
     modes: tuple = ("open",)
+    aspiration: bool = True      # exact search aims first at the optimistic bound (solvers/dfs.py);
+                                 # off where that bound is far above typical wins
     options: dict = {}           # option name -> (default, allowed values)
     piles: dict = {}             # pile name -> description, for errors and docs
 

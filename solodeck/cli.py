@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from . import __version__
@@ -108,6 +109,9 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("solodeck: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # piped into a reader that stopped early (head): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def _progress(quiet: bool):

@@ -116,8 +116,8 @@ class DepthFirstSolver:
     # -- the search --------------------------------------------------------------------------
     def _solve_root(self, state):
         """Exact value of ``state`` by aspiration: look for a value at the optimistic bound first."""
-        bound = self.game.bound_utility(state.score_bound()) if self.prune else None
-        if bound is None or state.outcome() is not None:
+        bound = self.game.bound_utility(state.score_bound()) if self.prune and self.game.aspiration else None
+        if bound is None or state.outcome() is not None:  # branch and bound: any win first, then better
             return self._search(state, NEG_INFINITY)
         alpha = _just_below(bound)
         while True:

@@ -159,3 +159,18 @@ def test_every_subpackage_imports():
     import solodeck.solvers
 
     assert solodeck.solvers.DepthFirstSolver and solodeck.ext.load and solodeck.encodings.__doc__
+
+
+
+def test_output_into_a_closed_pipe_is_not_an_error(monkeypatch):
+    """`solodeck ... | head -1`: the reader stops early; no traceback, exit 0."""
+    import io
+    import os
+
+    from solodeck.cli import main
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # every write now fails with a broken pipe
+    stdout = io.TextIOWrapper(os.fdopen(write_end, "wb"), write_through=True)
+    monkeypatch.setattr("sys.stdout", stdout)
+    assert main(["rules", "syndicate"]) == 0
