@@ -168,7 +168,8 @@ def cmd_solve(args) -> int:
     else:
         print(f"verdict: unknown (search stopped: {result.status}; no win found before the limit)")
     if result.line:
-        print(f"line ({len(result.line)} moves):")
+        lost = "; every line loses, this is one of them" if result.verdict == "unwinnable" else ""
+        print(f"line ({len(result.line)} moves{lost}):")
         for i, move in enumerate(result.line, start=1):
             print(f"  {i:3d}. {move}")
     rate = f", {result.nodes / result.seconds:,.0f} nodes/s" if result.seconds > 0 else ""
