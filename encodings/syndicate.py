@@ -168,13 +168,14 @@ class SyndicateModel:
     def _choose_opening(self, s, reserve):
         """Rank 5's members are any three reserve cards, in ascending slot order."""
         m = self.model
+        choices = []  # choices[k][v]: slot k holds value v
         for k in SLOTS:
             is_value = {v: m.new_bool_var(f"open{k}_{v}") for v in set(reserve)}
             m.add_exactly_one(is_value.values())
             m.add(s[0, 5, k] == sum(v * b for v, b in is_value.items()))
-            self._opening_is = getattr(self, "_opening_is", []) + [is_value]
+            choices.append(is_value)
         for v in set(reserve):
-            m.add(sum(choice[v] for choice in self._opening_is) <= reserve.count(v))
+            m.add(sum(choice[v] for choice in choices) <= reserve.count(v))
         m.add(s[0, 5, 0] <= s[0, 5, 1])
         m.add(s[0, 5, 1] <= s[0, 5, 2])
 

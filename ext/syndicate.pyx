@@ -319,10 +319,6 @@ cdef class Search:
         free(self.table)
 
     @property
-    def table_entries(self):
-        return self.n_buckets * BUCKET
-
-    @property
     def table_bytes(self):
         return self.n_buckets * BUCKET * sizeof(Entry)
 

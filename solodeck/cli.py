@@ -235,12 +235,12 @@ def _solve_with_engine(args, game, limits, solver, start):
 
     if args.engine == "dfs":
         return solver.solve(start)
-    if cpsat_solver(game, limits) is None:
+    model = cpsat_solver(game, limits, args.jobs)
+    if model is None:
         raise UnsupportedError(f"{game.name} has no CP-SAT model yet (use --engine dfs)")
     if args.engine == "cpsat":
-        return cpsat_solver(game, limits, args.jobs).solve(start)
-    return race({"search": lambda: make_solver(game, limits),
-                 "cpsat": lambda: cpsat_solver(game, limits, args.jobs)}, start)
+        return model.solve(start)
+    return race({"search": lambda: make_solver(game, limits), "cpsat": lambda: model}, start)
 
 
 def _opening_json(game, move, value):

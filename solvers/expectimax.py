@@ -49,6 +49,7 @@ class ExpectimaxSolver:
         self.table: dict = {}
         self.nodes = 0
         self._deadline = None
+        self._stopped = None  # why a limit stopped the last ranking, if one did
 
     def value(self, state):
         """(P(win), E[score x win]) of a state under best blind play; raises nothing, returns
@@ -66,7 +67,8 @@ class ExpectimaxSolver:
         for move in state.legal_moves():
             try:
                 ranked.append((move, self._value(state.play(move))))
-            except _Stop:
+            except _Stop as stop:
+                self._stopped = stop.status
                 ranked.append((move, None))
         ranked.sort(key=lambda mv: (mv[1] is not None, *(mv[1] or LOSS)), reverse=True)
         return ranked
@@ -82,7 +84,7 @@ class ExpectimaxSolver:
         except _Stop as stop:
             return self._result(None, [], start, stop.status)
         exact = all(v is not None for _m, v in ranked)
-        return self._result(ranked[0][1] if exact else None, ranked, start, "solved" if exact else "timeout")
+        return self._result(ranked[0][1] if exact else None, ranked, start, "solved" if exact else self._stopped)
 
     # -- the search --------------------------------------------------------------------------
     def _start(self):
@@ -97,7 +99,7 @@ class ExpectimaxSolver:
             if self._deadline is not None and time.perf_counter() > self._deadline:
                 raise _Stop("timeout")
         outcome = state.outcome()
-        if outcome is not None and not state.is_chance():
+        if outcome is not None:
             return (1.0, float(outcome.score or 0)) if outcome.won else LOSS
         if state.score_bound() == NO_WIN:  # no order of the unseen cards can still win
             return LOSS

@@ -309,7 +309,7 @@ class KernelSolver:
     that costs). The opening (the choice of rank 5's members) is looped over here."""
 
     def __init__(self, game, kernel, limits, progress=None):
-        self.game, self.kernel, self.limits, self.progress = game, kernel, limits, progress
+        self.game, self.limits, self.progress = game, limits, progress
         self.search = kernel.Search(limits.memory_mb, limits.time_limit or 0.0, limits.max_states or 0)
         self.INF, self.UNLIMITED = kernel.INF_VALUE, kernel.UNLIMITED_BUDGET
 
@@ -391,7 +391,6 @@ class KernelSolver:
 
     def _load(self, state):
         self.search.set_position(state.members, state.candidates)
-
 
 
 def kernel_move(code: int) -> Promote:
