@@ -19,6 +19,8 @@ examples:
   solodeck solve deal.toml --hints hints.json       also write every decision's ranked moves
   solodeck solve deal.toml --all-openings           decide every opening exactly: how many still win
   solodeck solve deal.toml --engine race --jobs 2   race the exact search against the CP-SAT model
+  solodeck solve deal.toml --mode blind             the best move for a player who cannot see the deck
+  solodeck play foursquare --seed 3                 watch the blind policy play a seeded game
   solodeck verify deal.toml hints.json              replay a hint file under the rules
   solodeck rules syndicate                          the rules as solodeck reads them
 """
@@ -78,7 +80,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all-openings", action="store_true",
                    help="also decide every distinct first decision exactly (Syndicate: the choice of "
                         "rank 5's members) and report how many of them still win")
+    p.add_argument("--samples", type=_positive_int, default=1000, metavar="N",
+                   help="blind mode beyond the exact frontier: rollouts per move (default 1000)")
     p.add_argument("--quiet", action="store_true", help="no progress display")
+
+    p = sub.add_parser("play", help="play one seeded game with a policy and print it",
+                       description="Play a seeded deal from start to end with a policy that cannot see the deck "
+                                   "order, and print every decision. blind: the exact expectimax move where the "
+                                   "tree fits a small budget, else the best move by rollouts; baseline: the "
+                                   "game's simple rule (its rules page says which).")
+    p.add_argument("game", help="a game name or alias (see `solodeck games`)")
+    p.add_argument("--seed", type=_seed, required=True, help="the deal number (0 to 2^64-1)")
+    p.add_argument("--policy", choices=["blind", "baseline"], default="blind", help="who plays (default blind)")
+    p.add_argument("--samples", type=_positive_int, default=64, metavar="N",
+                   help="blind policy: rollouts per move where the exact tree is too big (default 64)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
     p = sub.add_parser("verify", help="replay a hint file's line under the rules",
                        description="Exit 0 only if the hint file is well formed, made for this deal, and its "
@@ -188,43 +204,93 @@ def cmd_solve(args) -> int:
     return 0
 
 
-BLIND_DEFAULT_TIME_LIMIT = 60.0
+BLIND_EXACT_SECONDS = 5.0  # the exact attempt's default budget before the estimator takes over
+HINT_EXACT_SECONDS = 1.0    # blind hint files: the exact attempt's budget at each decision
 
 
 def _solve_blind(args, game, deal) -> int:
-    """The best move at the deal's first decision for a player who cannot see the deck order."""
+    """The best move at the deal's first decision for a player who cannot see the deck order:
+    exact expectimax within the limits, else the rollout estimator (solvers/sampling.py)."""
     from .api import advance_chance
-    from .solvers.expectimax import ExpectimaxSolver
+    from .hints import build_blind_hints, write_hints
     from .solvers import Limits
+    from .solvers.sampling import BlindPolicy, solve_blind
 
-    for flag, name in ((args.hints, "--hints"), (args.all_openings, "--all-openings"), (args.engine != "dfs", "--engine")):
+    for flag, name in ((args.all_openings, "--all-openings"), (args.engine != "dfs", "--engine")):
         if flag:
-            raise UnsupportedError(f"{name} is not available in blind mode yet")
-    limits = Limits(args.time_limit or BLIND_DEFAULT_TIME_LIMIT, args.max_states, args.memory)
+            raise UnsupportedError(f"{name} is not available in blind mode")
+    limits = Limits(args.time_limit or BLIND_EXACT_SECONDS, args.max_states, args.memory)
     progress, close = _progress(args.quiet or args.json)
     try:
         state = advance_chance(game.initial_state(deal))  # the cards seen before the first decision
-        result = ExpectimaxSolver(game, limits, progress).solve(state)
+        result = solve_blind(game, state, limits, args.samples, 0, progress)
+        per_decision = Limits(HINT_EXACT_SECONDS, args.max_states, args.memory)
+        hints = build_blind_hints(game, deal, BlindPolicy(game, args.samples, 0, per_decision)) if args.hints else None
     finally:
         close()
+    if hints is not None:
+        write_hints(hints, args.hints)
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
     print(f"{game.title}: {deal.source}" + (f" (seed {deal.seed})" if deal.seed is not None else ""))
     print("mode: blind (the player knows which cards are left, not their order)")
-    if not result.exact:
-        print(f"win probability: unknown (the exact tree is beyond the limit: {result.status} after "
-              f"{result.seconds:.0f} s; use a later position, or a larger --time-limit)")
-    else:
+    if result.exact:
         score = f", {game.score_name} on a win {result.expected_score:.2f}" if result.expected_score is not None else ""
         print(f"win probability with best play: {result.win_probability:.6f}{score} (exact)")
+    elif result.status == "estimated":
+        lo, hi = result.interval
+        print(f"win probability: about {result.win_probability:.3f} (95% interval {lo:.3f}-{hi:.3f}, "
+              f"{result.samples} rollouts per move; estimated: the exact tree is beyond the limits)")
+        print("  (rollouts: the move, then the baseline policy; a lower estimate of best blind play)")
+    else:
+        print(f"win probability: unknown (a limit stopped the search: {result.status})")
     if result.ranked:
         print("moves now, best first (win probability, expected score on a win):")
         for row in result.ranked:
             p = "unknown" if row["win_probability"] is None else f"{row['win_probability']:.6f}"
+            if row.get("interval") and not row.get("exact", True):
+                p += f"  [{row['interval'][0]:.3f}, {row['interval'][1]:.3f}]"
             e = "" if row["expected_score"] is None else f"{row['expected_score']:.2f}"
             print(f"  {row['move']:<14} {p:>10} {e:>7}")
-    print(f"search (expectimax): {result.nodes:,} nodes, {result.unique_states:,} states stored, {result.seconds:.2f} s")
+    print(f"search ({result.engine}): {result.nodes:,} nodes, {result.unique_states:,} states stored, {result.seconds:.2f} s")
+    if args.hints:
+        print(f"hints written to {args.hints}")
+    return 0
+
+
+def cmd_play(args) -> int:
+    from .api import advance_chance
+    from .solvers.sampling import BlindPolicy, policy as make_policy
+
+    game = get_game(args.game)
+    if not game.has_chance:
+        raise UnsupportedError(f"{game.name} has no chance after the deal: `solodeck solve` gives its best line")
+    chooser = make_policy(game, args.policy, args.samples)
+    deal = game.new_deal(args.seed)
+    state = advance_chance(game.initial_state(deal))
+    steps = []
+    while state.outcome() is None:
+        if isinstance(chooser, BlindPolicy) and len(state.legal_moves()) > 1:
+            row = chooser.rank(state)[0]
+            move = row["move"]
+            note = (f"win probability {row['win_probability']:.3f} " +
+                    ("(exact)" if row["exact"] else f"(estimated, {row['samples']} rollouts)"))
+        else:
+            move, note = chooser(state), ""
+        steps.append({"position": str(state), "move": str(move), "note": note})
+        state = advance_chance(state.play(move))
+    outcome = state.outcome()
+    if args.json:
+        print(json.dumps({"game": game.name, "seed": args.seed, "policy": args.policy, "won": outcome.won,
+                          "score": outcome.score if outcome.won else None, "moves": [s["move"] for s in steps]}))
+        return 0
+    print(f"{game.title}, seed {args.seed}, {args.policy} policy")
+    for i, step in enumerate(steps, start=1):
+        print(f"\n{step['position']}\n  {i:3d}. {step['move']}   {step['note']}")
+    print(f"\n{state}")
+    result = f"won, {game.score_name} {outcome.score}" if outcome.won else "lost"
+    print(f"result: {result} after {len(steps)} decisions")
     return 0
 
 
@@ -308,7 +374,7 @@ def cmd_games(args) -> int:
     return 0
 
 
-COMMANDS = {"solve": cmd_solve, "verify": cmd_verify, "deal": cmd_deal, "rules": cmd_rules, "games": cmd_games}
+COMMANDS = {"solve": cmd_solve, "play": cmd_play, "verify": cmd_verify, "deal": cmd_deal, "rules": cmd_rules, "games": cmd_games}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -61,6 +61,59 @@ def build_hints(game, deal: Deal, result, solver) -> dict:
     return data
 
 
+def build_blind_hints(game, deal: Deal, blind_policy) -> dict:
+    """Blind mode: play the deal's draws with ``blind_policy`` (solvers/sampling.py) and write, at
+    each decision, every move ranked by blind win probability: exact where the expectimax tree
+    fits the policy's budget, else estimated by rollouts with an interval and a sample count.
+
+    The line is what a player who cannot see the deck would play on this deal; the file's verdict
+    and score are that line's result (``unwinnable`` only when the first decision is exact at 0)."""
+    decisions, line = [], []
+    state = advance_chance(game.initial_state(deal))
+    first = None
+    while state.outcome() is None:
+        rows = blind_policy.rank(state)
+        first = first or rows[0]
+        top = rows[0]
+        moves = [{"move": str(r["move"]), "verdict": _blind_verdict(r), "exact": r["exact"], "score": None,
+                  "best": r is top or (r["exact"] and top["exact"] and _same_value(r, top)),
+                  "win_probability": r["win_probability"], "interval": r["interval"],
+                  "samples": r["samples"], "expected_score": r["expected_score"]} for r in rows]
+        decisions.append({"ply": len(line), "position": str(state), "played": str(top["move"]), "moves": moves})
+        line.append(top["move"])
+        state = advance_chance(state.play(top["move"]))
+    outcome = state.outcome()
+    every_exact = all(m["exact"] for d in decisions for m in d["moves"])
+    if outcome.won:
+        verdict, score = "winnable", outcome.score
+    else:
+        verdict = "unwinnable" if first is not None and first["exact"] and first["win_probability"] == 0 else "unknown"
+        score = None
+    data = {
+        "format": FORMAT, "version": VERSION, "generator": f"solodeck {__version__}",
+        "game": game.name, "deal": deal_to_data(deal), "mode": "blind",
+        "status": "solved" if every_exact else "estimated", "verdict": verdict,
+        "exact": verdict == "unwinnable", "score": score,
+        "score_name": game.score_name, "score_sense": game.score_sense, "line": [str(m) for m in line],
+        "win_probability": first["win_probability"] if first else None,
+        "interval": first["interval"] if first else None, "samples": first["samples"] if first else None,
+        "stats": {}, "decisions": decisions,
+    }
+    validate_hints(data)
+    return data
+
+
+def _blind_verdict(row) -> str:
+    if row["win_probability"] > 0:  # exact, or some sampled draw was won: a win is possible
+        return "winnable"
+    return "unwinnable" if row["exact"] else "unknown"
+
+
+def _same_value(a, b) -> bool:
+    return (abs(a["win_probability"] - b["win_probability"]) < 1e-12
+            and abs((a["expected_score"] or 0) - (b["expected_score"] or 0)) < 1e-9)
+
+
 def validate_hints(data: dict) -> None:
     """Raise SolodeckError naming the first place where ``data`` breaks the schema."""
     import jsonschema

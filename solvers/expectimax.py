@@ -42,10 +42,13 @@ def better(a, b) -> bool:
 
 
 class ExpectimaxSolver:
-    def __init__(self, game, limits: Limits | None = None, progress=None):
+    def __init__(self, game, limits: Limits | None = None, progress=None, *, use_kernel: bool = True):
         if game.has_hidden:
             raise UnsupportedError(f"{game.name}: blind mode needs every hidden card to be a future draw")
         self.game, self.limits, self.progress = game, limits or Limits(), progress
+        # A compiled exact valuer (the game's kernel), or None: then everything runs here.
+        hook = getattr(game, "fast_expectimax", None)
+        self.kernel = hook(self.limits) if hook is not None and use_kernel else None
         self.table: dict = {}
         self.nodes = 0
         self._deadline = None
@@ -86,6 +89,14 @@ class ExpectimaxSolver:
         exact = all(v is not None for _m, v in ranked)
         return self._result(ranked[0][1] if exact else None, ranked, start, "solved" if exact else self._stopped)
 
+    @property
+    def total_nodes(self):
+        return self.nodes + (self.kernel.nodes if self.kernel else 0)
+
+    @property
+    def stored(self):
+        return len(self.table) + (self.kernel.stored if self.kernel else 0)
+
     # -- the search --------------------------------------------------------------------------
     def _start(self):
         if self._deadline is None and self.limits.time_limit is not None:
@@ -103,6 +114,11 @@ class ExpectimaxSolver:
             return (1.0, float(outcome.score or 0)) if outcome.won else LOSS
         if state.score_bound() == NO_WIN:  # no order of the unseen cards can still win
             return LOSS
+        if self.kernel is not None and self.kernel.accepts(state):
+            value = self.kernel.value(state)
+            if value is None:
+                raise _Stop(self.kernel.status)
+            return value
         key = state.key()
         cached = self.table.get(key)
         if cached is not None:
@@ -132,8 +148,9 @@ class ExpectimaxSolver:
         return SolveResult(
             self.game.name, "blind", status,
             "unknown" if value is None else ("winnable" if p > 0 else "unwinnable"),
-            value is not None, None, [ranked[0][0]] if ranked else [], self.nodes, len(self.table),
-            time.perf_counter() - start, engine="expectimax", win_probability=p,
+            value is not None, None, [ranked[0][0]] if ranked else [], self.total_nodes, self.stored,
+            time.perf_counter() - start, engine="expectimax" + (" (kernel)" if self.kernel else ""),
+            win_probability=p,
             expected_score=_expected_score(value),
             ranked=[{"move": str(m), "win_probability": None if v is None else v[0],
                      "expected_score": _expected_score(v)} for m, v in ranked])

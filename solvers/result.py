@@ -35,6 +35,8 @@ class SolveResult:
     win_probability: float | None = None
     expected_score: float | None = None
     ranked: list = field(default_factory=list)
+    interval: list | None = None      # blind estimates: Wilson 95% interval of win_probability
+    samples: int | None = None        # blind estimates: rollouts per move
 
     def to_json(self) -> dict:
         return {
@@ -42,6 +44,7 @@ class SolveResult:
             "exact": self.exact, "score": self.score, "line": [str(m) for m in self.line],
             "engine": self.engine, **({"raced_against": self.raced_against} if self.raced_against else {}),
             **({"win_probability": self.win_probability, "expected_score": self.expected_score,
+                "interval": self.interval, "samples": self.samples,
                 "moves": self.ranked} if self.mode == "blind" else {}),
             "stats": {"nodes": self.nodes, "unique_states": self.unique_states,
                       "seconds": round(self.seconds, 6),

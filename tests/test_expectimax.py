@@ -12,12 +12,14 @@ from itertools import permutations
 import pytest
 
 from solodeck.api import advance_chance
+from solodeck.ext import load
 from solodeck.games.foursquare import State
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits
 from solodeck.solvers.expectimax import LOSS, ExpectimaxSolver, better
 
 GAME = get_game("foursquare")
+needs_kernel = pytest.mark.skipif(load("foursquare") is None, reason="kernel not built or SOLODECK_NO_EXTENSIONS=1")
 
 
 def endgame(rng, cards_left):
@@ -61,13 +63,17 @@ def cases(n, cards_left, seed):
     return [endgame(rng, cards_left) for _ in range(n)]
 
 
+ENGINES = ["reference", pytest.param("kernel", marks=needs_kernel)]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("cards_left", [1, 2, 3, pytest.param(4, marks=pytest.mark.slow)])
-def test_blind_values_equal_the_brute_force_over_every_order(cards_left):
+def test_blind_values_equal_the_brute_force_over_every_order(cards_left, engine):
     positive = 0
     for state in cases(15, cards_left, seed=cards_left):
         orders = sorted(set(permutations(state.deck)))
         expected = brute_force(state, orders)
-        got = ExpectimaxSolver(GAME).value(state)
+        got = ExpectimaxSolver(GAME, use_kernel=engine == "kernel").value(state)
         assert got == pytest.approx(expected, abs=1e-9), str(state)
         positive += got[0] > 0
     assert positive >= 1  # not only hopeless positions (k = 2, 3: 4 and 3 of the 15 can win)
@@ -89,7 +95,7 @@ def test_open_value_bounds_the_blind_value(cards_left):
 def test_ranked_moves_and_result():
     state = advance_chance(cases(1, 3, seed=99)[0])
     result = ExpectimaxSolver(GAME).solve(state)
-    assert result.mode == "blind" and result.exact and result.engine == "expectimax"
+    assert result.mode == "blind" and result.exact and result.engine.startswith("expectimax")
     probabilities = [m["win_probability"] for m in result.ranked]
     assert probabilities == sorted(probabilities, reverse=True)
     assert result.win_probability == probabilities[0] if probabilities else True

@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import time
+
 from .. import cards as C
-from ..api import NO_WIN, Deal, NumberDeckGame, Outcome
+from ..api import NO_WIN, Deal, NumberDeckGame, Outcome, advance_chance
 from ..errors import DealError, MoveError
 
 SIDE = 4           # the grid is at most 4 x 4
@@ -205,8 +207,173 @@ class Foursquare(NumberDeckGame):
     def parse_move(self, text):
         return parse_move(text)
 
+    def baseline_move(self, state):
+        """The baseline policy: fewest face-down tops after the placement, then most piles, then
+        nearest the first card, then the smallest (x, y). None if no placement is legal."""
+        best = None
+        for move in state.legal_moves():  # in (x, y) order: the first best is the smallest
+            piles = state._after(move.x, move.y)
+            rank = (sum(1 for _v, up, _h in piles.values() if not up), -len(piles), move.x ** 2 + move.y ** 2)
+            if best is None or rank < best[0]:
+                best = (rank, move)
+        return best[1] if best else None
+
+    # -- the compiled kernel (ext/foursquare.pyx); each hook returns None when it is not built --
+    def fast_solver(self, limits, progress=None):
+        kernel = _kernel()
+        return KernelSolver(self, kernel, limits, progress) if kernel is not None else None
+
+    def fast_expectimax(self, limits):
+        kernel = _kernel()
+        return BlindKernel(kernel, limits) if kernel is not None else None
+
+    def fast_rollouts(self, state, samples, seed):
+        """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the baseline policy."""
+        kernel = _kernel()
+        if kernel is None or state.hand is None or not state.piles:
+            return None
+        search = kernel.Search(1.0)
+        search.set_position(_kernel_piles(state), _kernel_deck(state))
+        return [(Place(x, y), wins, total) for x, y, wins, total in search.rollouts(state.hand, samples, seed)]
+
 
 State.game = Foursquare()
+
+
+def _kernel():
+    from ..ext import load
+
+    return load("foursquare")
+
+
+def _kernel_piles(state):
+    return [(x, y, v, up, h) for (x, y), (v, up, h) in state.piles.items()]
+
+
+def _kernel_deck(state):
+    return ([state.hand] if state.hand is not None else []) + list(state.deck)
+
+
+VALUE_SECONDS = 1.0
+
+
+class KernelSolver:
+    """Open mode in the kernel, with DepthFirstSolver's interface.
+
+    The score is the cards left, so the best win is the one with the fewest placements. First
+    the kernel looks for any win (a loss found here is proven); then it asks for a win within
+    the fewest placements that could possibly do (one per missing pile), then one more, and so on
+    (iterative deepening). The first budget that succeeds is the optimum; the failures before it
+    are the proof. Most deals win at the bound, so the proof is often empty."""
+
+    def __init__(self, game, kernel, limits, progress=None):
+        self.game, self.limits, self.progress = game, limits, progress
+        self.search = kernel.Search(limits.memory_mb, limits.time_limit or 0.0, limits.max_states or 0)
+
+    def solve(self, state):
+        from ..solvers.result import SolveResult
+
+        start = time.perf_counter()
+        state = advance_chance(state)
+        line, exact = self._best(state)
+        final = self.game.replay_moves(state, line)  # a line is only reported after replaying it
+        outcome = final.outcome()
+        won = bool(outcome and outcome.won)
+        if exact:
+            status, verdict = ("solved", "winnable") if won else ("unsolvable", "unwinnable")
+        else:
+            status = "timeout" if self.search.stopped == 1 else "memory-limit"
+            verdict = "winnable" if won else "unknown"
+        return SolveResult(self.game.name, "open", status, verdict, exact, outcome.score if won else None,
+                           line if won else [], self.search.nodes, self.search.stored,
+                           time.perf_counter() - start, engine="kernel")
+
+    def value(self, state):
+        """(exact utility, True) of a state, or (None, False) if a limit stopped the search.
+
+        Hint files value every move of every decision, and after a poor move the proof of the
+        best score can be long: without a time limit each value gets VALUE_SECONDS of its own."""
+        state = advance_chance(state)
+        if self.limits.time_limit is None:
+            self.search.restart_clock(VALUE_SECONDS)
+        if state.outcome() is None:
+            line, exact = self._best(state)
+            if not exact:
+                return None, False
+            state = self.game.replay_moves(state, line)
+        outcome = state.outcome()
+        return self.game.utility(outcome if outcome.won else None), True
+
+    def _best(self, state):
+        """(the shortest winning line, or [] if there is none; proven?)"""
+        if state.outcome() is not None:
+            return [], True
+        to_place = len(state.deck) + 1
+        self.search.set_position(_kernel_piles(state), _kernel_deck(state))
+        found = self._ask(to_place)
+        if found != 1:
+            return [], found == 0
+        line = self._line(state, to_place)
+        if line is None:
+            return [], False
+        fewest = to_place - state.score_bound()  # one placement per missing pile, at least one
+        for budget in range(fewest, len(line)):
+            found = self._ask(budget)
+            if found == 1:
+                shorter = self._line(state, budget)
+                return (shorter, True) if shorter is not None else (line, False)
+            if found == -1:
+                return line, False
+        return line, True
+
+    def _ask(self, budget):
+        found = self.search.win_within(budget)
+        if self.progress is not None:
+            self.progress(self.search.nodes)
+        return found
+
+    def _line(self, state, budget):
+        """Follow winning moves within ``budget`` from ``state`` (mostly answered by the table);
+        None if a limit stopped it. The kernel is back at ``state`` afterwards."""
+        line = []
+        while not self.search.is_won():
+            move = self.search.first_winning_move(budget)
+            if move is None:
+                line = None
+                break
+            line.append(Place(*move))
+            self.search.advance(*move)
+            budget -= 1
+        self.search.set_position(_kernel_piles(state), _kernel_deck(state), False)
+        return line
+
+
+class BlindKernel:
+    """Exact blind values in the kernel, for solvers/expectimax.py. The kernel's table keys hold
+    the grid and the unseen composition, so one table serves every position of a game."""
+
+    def __init__(self, kernel, limits):
+        self.search = kernel.Search(limits.memory_mb, limits.time_limit or 0.0, limits.max_states or 0)
+
+    def accepts(self, state):
+        return bool(state.piles)  # the first card's placement is the reference's business
+
+    def value(self, state):
+        """(P(win), E[score x win]), or None if a limit stopped the kernel (see ``status``)."""
+        self.search.set_position(_kernel_piles(state), _kernel_deck(state), False)
+        return self.search.blind_value(state.hand or 0)
+
+    @property
+    def status(self):
+        return "timeout" if self.search.stopped == 1 else "memory-limit"
+
+    @property
+    def nodes(self):
+        return self.search.nodes
+
+    @property
+    def stored(self):
+        return self.search.stored
 
 _PILE_RE = re.compile(r"^(-?\d+)\s*,\s*(-?\d+)\s*:\s*(\(?)\s*(\w+)\s*\)?\s*(?:/\s*(\d))?$")
 

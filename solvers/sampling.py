@@ -1,0 +1,170 @@
+"""Blind mode beyond the exact frontier: Monte-Carlo rollouts, and the policies that play games.
+
+**The estimator.** Where the expectimax tree does not fit the limits, each legal move is valued
+by *rollouts*: the move, then the game's baseline policy to the end, over ``samples`` random
+draws of the unseen cards (each draw weighted by the composition, as a chance node is). The
+win fraction estimates P(win | this move, then the baseline policy), with a Wilson 95% interval.
+That is the value of a real blind strategy, so it estimates a *lower bound* on the move's exact
+blind value; the results say ``exact: false`` and give the sample count. Every move sees the
+same samples (sample i draws with the generator seeded ``seed + i``), so the comparison between
+moves is sharper than the intervals alone suggest (common random numbers).
+
+**The policies** (``solodeck play``, the benchmarks): ``baseline`` is the game's simple rule
+(``game.baseline_move``); ``blind`` plays the exact expectimax move when the tree fits a small
+budget and the best rollout move otherwise: one step of policy improvement over the baseline
+(Bertsekas' rollout algorithm), which never sees the order of the deck.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from solodeck.errors import UnsupportedError
+from .expectimax import ExpectimaxSolver
+from .result import Limits, SolveResult
+
+_MASK = (1 << 64) - 1
+
+
+class SplitMix64:
+    """The kernels' generator (ext/foursquare.pyx, next_random), so both sample the same draws."""
+
+    def __init__(self, seed: int):
+        self.state = seed & _MASK
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+
+def wilson_interval(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default); (0, 1) when n = 0."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def sample_outcome(state, rng: SplitMix64):
+    """A chance outcome drawn with probability weight / total (outcomes in the state's order)."""
+    outcomes = state.chance_outcomes()
+    r = rng.next() % sum(w for _o, w in outcomes)
+    for outcome, weight in outcomes:
+        if r < weight:
+            return outcome
+        r -= weight
+    raise AssertionError("weights do not add up")
+
+
+def play_out(game, state, rng: SplitMix64, choose):
+    """Play ``state`` to the end: chance by ``rng``, decisions by ``choose(state)``. Final state."""
+    while state.outcome() is None or state.is_chance():
+        if state.is_chance():
+            state = state.apply_chance(sample_outcome(state, rng))
+        else:
+            move = choose(state)
+            if move is None:
+                break
+            state = state.play(move)
+    return state
+
+
+def rollout_stats(game, state, samples: int, seed: int = 0) -> list:
+    """[(move, wins, sum of winning scores)] for each legal move of a decision state: the move,
+    then the baseline policy, over ``samples`` sampled draws (the kernel's when it has one)."""
+    if not hasattr(game, "baseline_move"):
+        raise UnsupportedError(f"{game.name} has no baseline policy for rollouts yet")
+    fast = getattr(game, "fast_rollouts", None)
+    stats = fast(state, samples, seed) if fast is not None else None
+    if stats is not None:
+        return stats
+    stats = []
+    for move in state.legal_moves():
+        wins = total = 0
+        for i in range(samples):
+            final = play_out(game, state.play(move), SplitMix64(seed + i), game.baseline_move)
+            outcome = final.outcome()
+            if outcome is not None and outcome.won:
+                wins += 1
+                total += outcome.score or 0
+        stats.append((move, wins, total))
+    return stats
+
+
+def estimated_rows(game, state, samples: int, seed: int = 0) -> list:
+    """The estimator's ranked moves: dicts with move, win_probability, its interval, samples and
+    expected_score (on a win); best first (win fraction, then score, then the legal order)."""
+    rows = []
+    for move, wins, total in rollout_stats(game, state, samples, seed):
+        lo, hi = wilson_interval(wins, samples)
+        rows.append({"move": move, "win_probability": wins / samples, "interval": [lo, hi],
+                     "samples": samples, "expected_score": total / wins if wins else None,
+                     "exact": False, "_rank": (wins, total)})
+    rows.sort(key=lambda r: r["_rank"], reverse=True)  # stable: ties keep the legal order
+    for r in rows:
+        del r["_rank"]
+    return rows
+
+
+def exact_rows(game, state, limits: Limits):
+    """The exact ranked moves as in estimated_rows, or None if the tree does not fit ``limits``."""
+    solver = ExpectimaxSolver(game, limits)
+    ranked = solver.ranked_moves(state)
+    if any(v is None for _m, v in ranked):
+        return None
+    return [{"move": m, "win_probability": v[0], "interval": [v[0], v[0]], "samples": None,
+             "expected_score": v[1] / v[0] if v[0] > 0 else None, "exact": True} for m, v in ranked]
+
+
+class BlindPolicy:
+    """Plays the exact blind move when the tree fits ``exact_limits``, else the best rollout move.
+    Only the state's public part (the grid, the drawn card, the composition of the rest) is
+    used: the order of the deck never reaches it (both searches draw from the composition)."""
+
+    def __init__(self, game, samples: int = 64, seed: int = 0, exact_limits: Limits | None = None):
+        self.game, self.samples, self.seed = game, samples, seed
+        self.exact_limits = exact_limits or Limits(max_states=20_000, memory_mb=64)
+
+    def rank(self, state) -> list:
+        rows = exact_rows(self.game, state, self.exact_limits)
+        return rows if rows is not None else estimated_rows(self.game, state, self.samples, self.seed)
+
+    def __call__(self, state):
+        moves = state.legal_moves()
+        if len(moves) <= 1:
+            return moves[0] if moves else None
+        return self.rank(state)[0]["move"]
+
+
+def policy(game, name: str, samples: int = 64, seed: int = 0):
+    """A policy by name: ``baseline`` or ``blind``. A policy maps a decision state to a move."""
+    if not hasattr(game, "baseline_move"):
+        raise UnsupportedError(f"{game.name} has no policies yet (blind play needs a baseline)")
+    if name == "baseline":
+        return game.baseline_move
+    if name == "blind":
+        return BlindPolicy(game, samples, seed)
+    raise UnsupportedError(f"unknown policy '{name}' (expected: blind, baseline)")
+
+
+def solve_blind(game, state, limits: Limits, samples: int, seed: int = 0, progress=None) -> SolveResult:
+    """Blind mode's answer at a decision: exact expectimax within ``limits``; where the tree does
+    not fit, the rollout estimator (status "estimated", exact false, intervals and sample count)."""
+    start = time.perf_counter()
+    exact = ExpectimaxSolver(game, limits, progress).solve(state)
+    if exact.exact or not state.legal_moves():
+        return exact
+    rows = estimated_rows(game, state, samples, seed)
+    best = rows[0]
+    result = SolveResult(
+        game.name, "blind", "estimated", "winnable" if best["win_probability"] > 0 else "unknown", False,
+        None, [best["move"]], exact.nodes + samples * len(rows), exact.unique_states,
+        time.perf_counter() - start, engine="rollouts", win_probability=best["win_probability"],
+        expected_score=best["expected_score"], ranked=[{**r, "move": str(r["move"])} for r in rows],
+        interval=best["interval"], samples=samples)
+    return result
