@@ -24,7 +24,7 @@ from .result import Limits, SolveResult
 NEG_INFINITY = (-1, 0)  # below every utility: a loss is (0, ...), a win (1, ...)
 # A table entry with its key, measured with tracemalloc: ~650 bytes on Syndicate, ~2,300 on
 # Foursquare. The larger keeps --memory a cap for every game.
-_BYTES_PER_ENTRY = 2400
+BYTES_PER_ENTRY = 2400
 _CHECK_EVERY = 4096     # nodes between clock and limit checks
 
 
@@ -43,7 +43,7 @@ class DepthFirstSolver:
         self.limits = limits or Limits()
         self.progress = progress  # called with the node count every few thousand nodes
         self.table: dict = {}
-        self._capacity = max(1024, int(self.limits.memory_mb * 2**20 / _BYTES_PER_ENTRY))
+        self._capacity = max(1024, int(self.limits.memory_mb * 2**20 / BYTES_PER_ENTRY))
         self.nodes = 0
         self.incumbent = NEG_INFINITY  # best terminal value reached so far, and its line
         self.incumbent_line: list = []

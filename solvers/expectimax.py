@@ -11,7 +11,8 @@ E[score x win] is kept rather than E[score | win] because it averages linearly o
 ``expected_score = E[score x win] / P(win)`` is what is reported. A table on ``state.key()``
 shares transpositions (two draw orders that leave the same cards give the same key). Values are
 exact, as far as floating point allows, when the whole tree is searched. A limit stops the search
-and the result says so. The sampling estimator for trees beyond reach is the next step.
+and the result says so; solvers/sampling.py estimates beyond that. A game may offer a compiled
+valuer (``game.fast_expectimax``, e.g. ext/foursquare.pyx): it then values whole subtrees.
 
 Games whose hidden cards are not all chance nodes (the player could not act on the state
 itself) are refused: this needs every hidden card to be a draw that has not happened yet.
@@ -22,6 +23,7 @@ import time
 
 from solodeck.api import NO_WIN
 from solodeck.errors import UnsupportedError
+from .dfs import BYTES_PER_ENTRY
 from .result import Limits, SolveResult
 
 LOSS = (0.0, 0.0)
@@ -50,6 +52,7 @@ class ExpectimaxSolver:
         hook = getattr(game, "fast_expectimax", None)
         self.kernel = hook(self.limits) if hook is not None and use_kernel else None
         self.table: dict = {}
+        self._capacity = max(1024, int(self.limits.memory_mb * 2**20 / BYTES_PER_ENTRY))
         self.nodes = 0
         self._deadline = None
         self._stopped = None  # why a limit stopped the last ranking, if one did
@@ -140,6 +143,8 @@ class ExpectimaxSolver:
                     value = child
         if self.limits.max_states is not None and len(self.table) >= self.limits.max_states:
             raise _Stop("memory-limit")
+        if len(self.table) >= self._capacity:
+            self.table.clear()  # a cache: the tree is acyclic, a forgotten value is only searched again
         self.table[key] = value
         return value
 
