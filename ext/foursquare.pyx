@@ -352,7 +352,6 @@ cdef class Search:
 
     def piles(self):
         """[(x, y, value, up, height)] sorted by (x, y)."""
-        cdef int c
         return sorted((c % W - 3, c // W - 3, self.board.val[c], bool(self.board.up[c]), self.board.height[c])
                       for c in range(CELLS) if self.board.val[c])
 

@@ -73,8 +73,9 @@ def build_blind_hints(game, deal: Deal, blind_policy) -> dict:
     first = None
     while state.outcome() is None:
         rows = blind_policy.rank(state)
-        first = first or rows[0]
         top = rows[0]
+        if first is None:
+            first = top
         moves = [{"move": str(r["move"]), "verdict": _blind_verdict(r), "exact": r["exact"], "score": None,
                   "best": r is top or (r["exact"] and top["exact"] and _same_value(r, top)),
                   "win_probability": r["win_probability"], "interval": r["interval"],
