@@ -51,7 +51,12 @@ def wilson_interval(successes: int, n: int, z: float = 1.959964) -> tuple[float,
 
 
 def sample_outcome(state, rng: SplitMix64):
-    """A chance outcome drawn with probability weight / total (outcomes in the state's order)."""
+    """A chance outcome drawn with probability weight / total (outcomes in the state's order).
+
+    A state whose chance node has too many outcomes to list (a draw of several cards at once)
+    offers ``sample_chance(rng)`` instead, drawing with the same distribution."""
+    if hasattr(state, "sample_chance"):
+        return state.sample_chance(rng)
     outcomes = state.chance_outcomes()
     r = rng.next() % sum(w for _o, w in outcomes)
     for outcome, weight in outcomes:

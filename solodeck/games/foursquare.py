@@ -237,7 +237,7 @@ class Foursquare(NumberDeckGame):
         return [(Place(x, y), wins, total) for x, y, wins, total in search.rollouts(state.hand, samples, seed)]
 
 
-State.game = Foursquare()
+GAME = State.game = Foursquare()  # the registry's instance (solodeck/registry.py)
 
 
 def _kernel():

@@ -298,7 +298,7 @@ class Syndicate(NumberDeckGame):
         return KernelSolver(self, kernel, limits, progress) if kernel is not None else None
 
 
-State.game = Syndicate()
+GAME = State.game = Syndicate()  # the registry's instance (solodeck/registry.py)
 
 
 class KernelSolver:
