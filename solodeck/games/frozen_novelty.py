@@ -1,0 +1,647 @@
+"""Frozen Novelty (the Foresight deck's solitaire): the pure-Python reference engine and its exact
+open-mode search. Rules page: docs/rules/frozen-novelty.md.
+
+Twelve stacks, numbered 0-11: Deck stacks D1-D4 (0-3), Up stacks U1-U4 (4-7), Down stacks W1-W4
+(8-11). A stack is a tuple of codes bottom first, code = card * 2 + (1 if face up). Foundations
+are the rank (0 = empty) on each suit's foundation, suits in solodeck.cards order S H D C.
+
+The state graph has cycles (face-down cards and runs can move back and forth), so the generic
+solvers/dfs.py does not apply: :class:`FrozenSolver` is a reachability search with Tarjan's
+strongly connected components, which proves a position lost only when everything it reaches
+is explored (docs/rules/frozen-novelty.md, "How the solver searches").
+"""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+
+from .. import cards as C
+from ..api import Deal, Game, Outcome, check_exact_pile
+from ..errors import DealError, MoveError
+
+VARIANTS = ("standard", "very-easy", "easy", "hard", "very-hard")
+NAMES = tuple(f"{k}{i}" for k in "DUW" for i in range(1, 5))  # stack index -> name
+DECK, UP, DOWN = range(0, 4), range(4, 8), range(8, 12)
+SUIT_CYCLE = "SHCD"  # the back table's cycle: spades, hearts, clubs, diamonds, spades ...
+# Suits shown on a back, by rank (A=1 ... K=13): the true suit is always one of them.
+BACK_COUNT = {1: 4, 2: 1, 3: 1, 4: 2, 5: 2, 6: 2, 7: 2, 8: 2, 9: 2, 10: 3, 11: 3, 12: 3, 13: 4}
+
+
+def card_of(code: int) -> int:
+    return code >> 1
+
+
+def is_up(code: int) -> bool:
+    return bool(code & 1)
+
+
+def rank(card: int) -> int:
+    return card % 13 + 1
+
+
+def suit(card: int) -> int:
+    return card // 13
+
+
+def red(card: int) -> bool:
+    return suit(card) in (1, 2)
+
+
+def default_backs() -> list[int]:
+    """Bitmask of the suits on each card's back (bit s = solodeck.cards suit s)."""
+    masks = []
+    for card in range(52):
+        start = SUIT_CYCLE.index(C.SUITS[suit(card)])
+        shown = [SUIT_CYCLE[(start + k) % 4] for k in range(BACK_COUNT[rank(card)])]
+        masks.append(sum(1 << C.SUITS.index(s) for s in shown))
+    return masks
+
+
+def parse_backs(value, source: str) -> list[int]:
+    """The deal's back table: the default, with the cards named in option ``backs`` overridden.
+
+    ``backs = "KS:SH 7D:DC"`` (or a table ``{KS = "SH"}``): each card, then the suits on its back."""
+    masks = default_backs()
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, str):
+        items = []
+        for i, token in enumerate(value.replace(",", " ").split(), start=1):
+            if token.count(":") != 1:
+                raise DealError(source, "options.backs", f"entry {i} '{token}': expected CARD:SUITS such as 'KS:SHDC'")
+            items.append(tuple(token.split(":")))
+    else:
+        raise DealError(source, "options.backs", "expected a string like \"KS:SH 7D:DC\" or a table {KS = \"SH\"}")
+    for name, suits in items:
+        try:
+            card = C.parse_card(str(name))
+        except ValueError as exc:
+            raise DealError(source, "options.backs", str(exc)) from None
+        if card == C.JOKER:
+            raise DealError(source, "options.backs", "Frozen Novelty has no jokers")
+        mask = 0
+        for ch in str(suits):
+            s = C._SUIT_ALIASES.get(ch, ch.upper())
+            if s not in C.SUITS:
+                raise DealError(source, "options.backs", f"{name}: '{ch}' is not a suit (S H D C)")
+            mask |= 1 << C.SUITS.index(s)
+        if not mask >> suit(card) & 1:
+            raise DealError(source, "options.backs", f"{name}: the back must show the card's own suit")
+        masks[card] = mask
+    return masks
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What a variant changes: how the tableau builds, what an empty Deck stack is, which
+    face-down moves exist; plus the deal's back table."""
+
+    variant: str
+    backs: tuple
+
+    @property
+    def alternate(self):  # very-easy builds red/black
+        return self.variant == "very-easy"
+
+    def builds(self, lower: int, upper: int) -> bool:
+        """May face-up card ``lower`` lie on face-up card ``upper`` in the tableau?"""
+        if rank(upper) != rank(lower) + 1:
+            return False
+        return red(lower) != red(upper) if self.alternate else suit(lower) == suit(upper)
+
+    def empty_takes_down(self, j: int) -> bool:
+        return j in DOWN or (j in DECK and self.variant == "standard")
+
+    def empty_takes_up(self, j: int) -> bool:
+        return j in UP or (j in DECK and self.variant in ("easy", "very-easy"))
+
+    def backs_fit(self, mover: int, dest: int) -> bool:
+        """A face-down card may go on a face-down card if their backs share a suit and the mover
+        shows as many suits as the destination or one fewer (it MIGHT build down on it)."""
+        a, b = self.backs[mover], self.backs[dest]
+        return bool(a & b) and bin(b).count("1") - bin(a).count("1") in (0, 1)
+
+    def classes(self):
+        """Groups of stacks that behave the same (the table key sorts within each group)."""
+        if self.variant == "standard":
+            return (tuple(DECK) + tuple(DOWN), tuple(UP))
+        if self.variant in ("easy", "very-easy"):
+            return (tuple(DECK) + tuple(UP), tuple(DOWN))
+        return (tuple(DECK), tuple(UP), tuple(DOWN))
+
+    def class_of(self):
+        out = [0] * 12
+        for n, group in enumerate(self.classes()):
+            for j in group:
+                out[j] = n
+        return tuple(out)
+
+
+# -- moves ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Move:
+    """kind: "flip" (turn the face-down top of ``src`` up), "found" (the face-up top of ``src`` to
+    its foundation), "move" (the top ``n`` face-up cards of ``src``, a run, onto ``dst``), "down"
+    (the face-down top of ``src`` onto ``dst``)."""
+
+    kind: str
+    src: int
+    dst: int = -1
+    n: int = 1
+
+    def __str__(self):
+        if self.kind in ("flip", "found"):
+            return f"{self.kind} {NAMES[self.src]}"
+        if self.kind == "move" and self.n > 1:
+            return f"move {self.n} {NAMES[self.src]} -> {NAMES[self.dst]}"
+        return f"{self.kind} {NAMES[self.src]} -> {NAMES[self.dst]}"
+
+
+_MOVE_RE = re.compile(r"^(flip|found|move|down)\s+(?:(\d+)\s+)?([DUW][1-4])(?:\s*->\s*([DUW][1-4]))?$", re.I)
+
+
+def parse_move(text: str) -> Move:
+    m = _MOVE_RE.match(" ".join(text.strip().split()))
+    bad = MoveError(f"'{text}' is not a Frozen Novelty move (expected 'flip D3', 'found U2', "
+                    "'move W1 -> U3', 'move 3 D1 -> U3' for a run of 3, or 'down D2 -> W1')")
+    if not m:
+        raise bad
+    kind, n, src, dst = m.group(1).lower(), m.group(2), m.group(3).upper(), m.group(4)
+    if (kind in ("flip", "found")) != (dst is None) or (n is not None and kind != "move"):
+        raise bad
+    count = int(n) if n is not None else 1
+    if count < 1:
+        raise bad
+    return Move(kind, NAMES.index(src), NAMES.index(dst.upper()) if dst else -1, count)
+
+
+# -- the state ------------------------------------------------------------------------------------
+class State:
+    """A position: ``stacks`` (12 tuples of codes, bottom first), ``found`` (4 ranks)."""
+
+    __slots__ = ("rules", "stacks", "found", "_moves", "_key")
+    game = None  # set below
+
+    def __init__(self, rules: Rules, stacks: tuple, found: tuple):
+        self.rules, self.stacks, self.found = rules, stacks, found
+        self._moves = None
+        self._key = None
+
+    def is_chance(self):
+        return False
+
+    def won(self):
+        return sum(self.found) == 52
+
+    def outcome(self):
+        if self.won():
+            return Outcome(True, None)
+        return None if self.legal_moves() else Outcome(False, None)
+
+    def run_length(self, i: int) -> int:
+        """How many face-up cards on top of stack i form a run (0 if its top is face down)."""
+        s, n = self.stacks[i], 0
+        while n < len(s) and is_up(s[-1 - n]):
+            if n and not self.rules.builds(card_of(s[-n]), card_of(s[-1 - n])):
+                break
+            n += 1
+        return n
+
+    def legal_moves(self):
+        if self._moves is None:
+            self._moves = [] if self.won() else self._generate()
+        return self._moves
+
+    def _generate(self):
+        R, stacks, moves = self.rules, self.stacks, []
+        for i, s in enumerate(stacks):
+            if not s:
+                continue
+            top = s[-1]
+            if not is_up(top):
+                moves.append(Move("flip", i))
+                if R.variant == "very-hard" and i not in DECK:
+                    continue  # very hard: face-down cards only go from a Deck to a Down stack
+                for j, t in enumerate(stacks):
+                    if j == i or (R.variant == "very-hard" and j not in DOWN):
+                        continue
+                    if (R.empty_takes_down(j) if not t else
+                            not is_up(t[-1]) and R.backs_fit(card_of(top), card_of(t[-1]))):
+                        moves.append(Move("down", i, j))
+                continue
+            card = card_of(top)
+            if self.found[suit(card)] == rank(card) - 1:
+                moves.append(Move("found", i))
+            run = self.run_length(i)
+            for n in range(1, run + 1):
+                base = card_of(s[-n])
+                for j, t in enumerate(stacks):
+                    if j != i and (R.empty_takes_up(j) if not t else
+                                   is_up(t[-1]) and R.builds(base, card_of(t[-1]))):
+                        moves.append(Move("move", i, j, n))
+        return moves
+
+    def play(self, move: Move) -> "State":
+        if move not in self.legal_moves():
+            raise MoveError(f"'{move}' is not legal here")
+        return self._apply(move)
+
+    def _apply(self, move: Move) -> "State":
+        stacks, found = list(self.stacks), self.found
+        s = stacks[move.src]
+        if move.kind == "flip":
+            stacks[move.src] = s[:-1] + (s[-1] | 1,)
+        elif move.kind == "found":
+            card = card_of(s[-1])
+            stacks[move.src] = s[:-1]
+            found = found[:suit(card)] + (rank(card),) + found[suit(card) + 1:]
+        else:
+            n = move.n
+            stacks[move.src] = s[:-n]
+            stacks[move.dst] = stacks[move.dst] + s[-n:]
+        return State(self.rules, tuple(stacks), found)
+
+    # -- search support ----------------------------------------------------------------------
+    def key(self):
+        """The stacks, sorted within each group of interchangeable stacks (Rules.classes). The
+        foundations follow from which cards are still in the stacks."""
+        if self._key is None:
+            self._key = tuple(tuple(sorted(self.stacks[j] for j in group)) for group in self.rules.classes())
+        return self._key
+
+    def safe_move(self):
+        """A foundation move that can never hurt (docs/rules/frozen-novelty.md, "Safe moves"), or None.
+
+        In suit, nothing can ever be put on a face-up card whose one-lower same-suit card is home,
+        so sending it home loses nothing. Red/black (very easy) needs both one-lower cards of the
+        other colour home."""
+        for i, s in enumerate(self.stacks):
+            if s and is_up(s[-1]):
+                card = card_of(s[-1])
+                r = rank(card)
+                if self.found[suit(card)] == r - 1:
+                    if not self.rules.alternate or r == 1 or all(
+                            self.found[o] >= r - 1 for o in range(4) if (o in (1, 2)) != red(card)):
+                        return Move("found", i)
+        return None
+
+    def search_moves(self):
+        """The legal moves that can matter, best first: moves into empty stacks of one group are
+        the same position up to the key's symmetry, so only the first is kept, and moving a
+        whole stack into an empty stack of its own group is no move at all."""
+        cls = self.rules.class_of()
+        seen, out = set(), []
+        for m in self.legal_moves():
+            if m.dst >= 0 and not self.stacks[m.dst]:
+                whole = m.n == len(self.stacks[m.src]) or (m.kind == "down" and len(self.stacks[m.src]) == 1)
+                if whole and cls[m.src] == cls[m.dst]:
+                    continue
+                tag = (m.kind, m.src, m.n, cls[m.dst])
+                if tag in seen:
+                    continue
+                seen.add(tag)
+            out.append(m)
+        need = self._needed_depths()
+        out.sort(key=lambda m: self._order(m, need))
+        return out
+
+    def _order(self, m, need):
+        """Move ordering, goal first: dig towards the cards the foundations need next (moves off
+        a stack that holds one, onto a stack that holds none), then the rest; within each,
+        home, flips of a card that goes home, building onto a card, face-down moves, flips, and
+        moves into empty stacks last."""
+        if m.kind == "found":
+            return 0
+        s, stacks = self.stacks[m.src], self.stacks
+        digs = need[m.src] is not None
+        if m.kind == "flip":
+            card = card_of(s[-1])
+            if self.found[suit(card)] == rank(card) - 1:
+                return 1
+            return 6 if digs else 9
+        buries = m.dst >= 0 and need[m.dst] is not None
+        base = 0 if digs and not buries else (10 if not buries else 20)
+        if m.kind == "move":
+            return base + (2 if stacks[m.dst] else 4)
+        return base + (3 if stacks[m.dst] else 5)
+
+    def _needed_depths(self):
+        """Per stack: how many cards lie above the shallowest card a foundation needs next (None
+        if the stack holds none)."""
+        out = []
+        for s in self.stacks:
+            depth = None
+            for d in range(len(s)):
+                card = card_of(s[-1 - d])
+                if self.found[suit(card)] == rank(card) - 1:
+                    depth = d
+                    break
+            out.append(depth)
+        return out
+
+    def __str__(self):
+        def show(code):
+            name = C.format_card(card_of(code))
+            return name if is_up(code) else f"({name})"
+
+        lines = ["found: " + " ".join(f"{C.SUITS[s]}{C.RANKS[r - 1] if r else '-'}" for s, r in enumerate(self.found))]
+        for j, s in enumerate(self.stacks):
+            lines.append(f"{NAMES[j]}: " + (" ".join(show(c) for c in s) if s else "-"))
+        lines.append("(bottom first; a card in parentheses is face down)")
+        return "\n".join(lines)
+
+
+# -- the game -------------------------------------------------------------------------------------
+class FrozenNovelty(Game):
+    name = "frozen-novelty"
+    aliases = ("frozen", "foresight")
+    title = "Frozen Novelty"
+    source = "Foresight (House of Slack Games, 2002), seeds/001"
+    has_chance = False   # open mode: every face is known; the face-down cards are not chance
+    has_hidden = True    # ... but a real player cannot see them (blind mode: not built yet)
+    modes = ("open",)
+    options = {"variant": ("standard", VARIANTS), "backs": ("", ())}
+    piles = {"deck": "the 52 cards, top first; card i goes face down on Deck stack i mod 4"}
+
+    def seeded_piles(self, seed, options):
+        from ..shuffle import shuffled
+
+        return {"deck": shuffled(C.standard_deck(), seed)}
+
+    def check_piles(self, piles, source):
+        check_exact_pile(piles["deck"], C.standard_deck(), source, "deck")
+
+    def rules_for(self, options: dict, source: str) -> Rules:
+        return Rules(options.get("variant", "standard"), tuple(parse_backs(options.get("backs", ""), source)))
+
+    def initial_state(self, deal: Deal) -> State:
+        rules = self.rules_for(deal.options, deal.source)
+        if deal.position is not None:
+            return _state_from_position(rules, deal.position, deal.source)
+        deck = deal.piles["deck"]
+        stacks = tuple(tuple(deck[k::4][i] * 2 for i in range(13)) for k in range(4))
+        return State(rules, stacks + ((),) * 8, (0, 0, 0, 0))
+
+    def parse_move(self, text):
+        return parse_move(text)
+
+    def fast_solver(self, limits, progress=None):
+        """The kernel when built; else this module's own search (never solvers/dfs.py, which
+        assumes an acyclic state graph)."""
+        kernel = _kernel()
+        if kernel is not None:
+            return KernelSolver(self, kernel, limits, progress)
+        return FrozenSolver(self, limits, progress)
+
+
+GAME = State.game = FrozenNovelty()
+
+
+def _kernel():
+    from ..ext import load
+
+    return load("frozen_novelty")
+
+
+# -- deal files: positions ----------------------------------------------------------------------
+def _state_from_position(rules: Rules, position: dict, source: str) -> State:
+    """``[position]``: D1-D4, U1-U4, W1-W4 = the stack's cards top first, a face-down card in
+    parentheses (e.g. "7H 8H (2C) (KD)"); ``foundations`` = the top card of each foundation
+    ("5S KD"; the cards below it are implied; a suit not named is empty). Every card once."""
+    known = set(NAMES) | {"foundations"}
+    for key in position:
+        if key not in known:
+            raise DealError(source, f"position.{key}", "unknown field (expected D1-D4, U1-U4, W1-W4, foundations)")
+    found = [0, 0, 0, 0]
+    text = position.get("foundations", "")
+    if not isinstance(text, str):
+        raise DealError(source, "position.foundations", "expected a string of top cards, e.g. \"5S KD\"")
+    for card in C.parse_cards(text, source=source, field="position.foundations"):
+        if card == C.JOKER:
+            raise DealError(source, "position.foundations", "Frozen Novelty has no jokers")
+        if found[suit(card)]:
+            raise DealError(source, "position.foundations", f"two cards for suit {C.SUITS[suit(card)]}")
+        found[suit(card)] = rank(card)
+    seen = {s * 13 + r for s in range(4) for r in range(found[s])}
+    stacks = []
+    for j, name in enumerate(NAMES):
+        field = f"position.{name}"
+        value = position.get(name, "")
+        if not isinstance(value, str):
+            raise DealError(source, field, "expected a string of cards, top first, face-down ones in parentheses")
+        codes = []
+        for i, word in enumerate(value.replace(",", " ").split(), start=1):
+            down = word.startswith("(") and word.endswith(")")
+            try:
+                card = C.parse_card(word[1:-1] if down else word)
+            except ValueError as exc:
+                raise DealError(source, field, f"card {i}: {exc}") from None
+            if card == C.JOKER:
+                raise DealError(source, field, f"card {i}: Frozen Novelty has no jokers")
+            if card in seen:
+                raise DealError(source, field, f"card {i} '{word}' is already in the position")
+            seen.add(card)
+            codes.append(card * 2 + (0 if down else 1))
+        codes.reverse()  # bottom first inside
+        ups = [is_up(c) for c in codes]
+        if any(ups[k] and not ups[k + 1] for k in range(len(ups) - 1)):
+            raise DealError(source, field, "a face-down card lies on a face-up one (face-down cards never go there)")
+        if j in UP and not all(ups):
+            raise DealError(source, field, "an Up stack holds only face-up cards")
+        up_part = [card_of(c) for c in codes if is_up(c)]
+        if any(not rules.builds(up_part[k + 1], up_part[k]) for k in range(len(up_part) - 1)):
+            raise DealError(source, field, "the face-up cards must form a run built down "
+                                           + ("red/black" if rules.alternate else "in suit"))
+        stacks.append(tuple(codes))
+    if len(seen) != 52:
+        missing = sorted(set(range(52)) - seen)
+        raise DealError(source, "position", f"every card must be somewhere; missing: {C.format_cards(missing)}")
+    return State(rules, tuple(stacks), tuple(found))
+
+
+# -- the exact open-mode search -------------------------------------------------------------------
+WIN, LOST = "win", "lost"
+BYTES_PER_ENTRY = 1500  # a key (12 stack tuples in groups) with its table slot, roughly
+VALUE_SECONDS = 2.0     # hint files: each move's value gets this much when no time limit is set
+_CHECK_EVERY = 1024
+
+
+class _Stop(Exception):
+    def __init__(self, status):
+        self.status = status
+
+
+def twin_map(rules, origin, stacks):
+    """stack index in ``origin`` -> the index of the same stack in ``stacks`` (same key): equal
+    contents within a group; empty stacks of a group in order."""
+    cls = rules.class_of()
+    free = list(range(12))
+    perm = [0] * 12
+    for j in sorted(range(12), key=lambda j: not origin[j]):  # non-empty stacks first
+        k = next(k for k in free if cls[k] == cls[j] and stacks[k] == origin[j])
+        free.remove(k)
+        perm[j] = k
+    return perm
+
+
+def closure(state, prune=True):
+    """Play safe moves until none is left: (state, the moves played)."""
+    played = []
+    while prune:
+        m = state.safe_move()
+        if m is None:
+            break
+        played.append(m)
+        state = state._apply(m)
+    return state, played
+
+
+class FrozenSolver:
+    """Exact open-mode search with DepthFirstSolver's interface (``solve``, ``value``).
+
+    A depth-first reachability search: is a won position reachable? Every reachable position is
+    expanded once per search (``index`` holds the ones met in this search), so it ends on a
+    cyclic graph and finds a win if there is one. A position is proven lost, and kept in the table
+    across searches, when its strongly connected component is complete without a win (Tarjan):
+    everything it reaches has then been explored. Positions on a cycle through the path of a
+    search that found a win are not proven anything and are forgotten. ``prune=False`` turns
+    off safe moves, symmetry folding of moves and move ordering: the plain reference."""
+
+    def __init__(self, game, limits=None, progress=None, *, prune: bool = True):
+        from ..solvers.result import Limits
+
+        self.game, self.limits, self.progress, self.prune = game, limits or Limits(), progress, prune
+        self.table: dict = {}  # key -> (WIN, stacks, moves to the win) or (LOST,)
+        self._capacity = max(1024, int(self.limits.memory_mb * 2**20 / BYTES_PER_ENTRY))
+        self.nodes = 0
+        self._deadline = None
+
+    def solve(self, state):
+        from ..solvers.result import SolveResult
+
+        start = time.perf_counter()
+        if self._deadline is None and self.limits.time_limit is not None:
+            self._deadline = start + self.limits.time_limit
+        try:
+            found, line = self._search(state)
+            status = "solved" if found else "unsolvable"
+        except _Stop as stop:
+            found, line, status = False, [], stop.status
+        won = False
+        if found:
+            won = bool(self.game.replay_moves(state, line).won())  # replayed before it is reported
+            assert won, "internal error: the winning line does not replay"
+        verdict = "winnable" if won else ("unwinnable" if status == "unsolvable" else "unknown")
+        return SolveResult(self.game.name, "open", status, verdict, status in ("solved", "unsolvable"),
+                           None, line, self.nodes, len(self.table), time.perf_counter() - start,
+                           engine="dfs" if self.prune else "dfs-unpruned")
+
+    def value(self, state):
+        """(exact utility, True), or (None, False) if a limit stopped the search."""
+        if self.limits.time_limit is None:
+            self._deadline = time.perf_counter() + VALUE_SECONDS
+        elif self._deadline is None:
+            self._deadline = time.perf_counter() + self.limits.time_limit
+        try:
+            found, _line = self._search(state)
+        except _Stop:
+            return None, False
+        return self.game.utility(Outcome(found, None) if found else None), True
+
+    # -- the search --------------------------------------------------------------------------
+    def _expand(self, state):
+        return state.search_moves() if self.prune else state.legal_moves()
+
+    def _search(self, root):
+        """(win reachable?, a winning line from ``root``)."""
+        root, head = closure(root, self.prune)
+        table = self.table
+        if root.won():
+            return True, head
+        entry = table.get(root.key())
+        if entry is not None:
+            return (True, head + self._line_from(root)) if entry[0] == WIN else (False, [])
+        index = {}     # key -> discovery number, for the positions of this search not yet settled
+        scc = []       # Tarjan's stack of unsettled keys
+        # frame: [state, key, number, low, moves, next move, moves that led here]
+        frames = []
+
+        def enter(state, came_by):
+            self.nodes += 1
+            if self.nodes % _CHECK_EVERY == 0:
+                self._check(len(index))
+            key = state.key()
+            index[key] = n = len(index)
+            scc.append(key)
+            frames.append([state, key, n, n, self._expand(state), 0, came_by])
+
+        enter(root, [])
+        while frames:
+            frame = frames[-1]
+            state, key, number, low, moves, i, _came = frame
+            if i < len(moves):
+                frame[5] = i + 1
+                child, autos = closure(state._apply(moves[i]), self.prune)
+                came_by = [moves[i]] + autos
+                if child.won():
+                    return True, self._finish(frames, head, came_by, [])
+                ckey = child.key()
+                entry = table.get(ckey)
+                if entry is not None:
+                    if entry[0] == WIN:
+                        return True, self._finish(frames, head, came_by, self._line_from(child))
+                    continue
+                seen = index.get(ckey)
+                if seen is not None:  # unsettled: on a cycle through the path, or settling
+                    if seen < low:
+                        frame[3] = seen
+                    continue
+                enter(child, came_by)
+                continue
+            frames.pop()
+            if low == number:  # a complete component without a win: all of it is lost
+                while True:
+                    k = scc.pop()
+                    del index[k]
+                    self._store(k, (LOST,))
+                    if k == key:
+                        break
+            elif frames and low < frames[-1][3]:
+                frames[-1][3] = low
+        return False, []
+
+    def _finish(self, frames, head, came_by, tail):
+        """The winning line along the path; every position on it is stored as a win with the
+        rest of its line."""
+        pieces = [f[6] for f in frames[1:]] + [came_by]
+        line = [m for piece in pieces for m in piece] + tail
+        done = len(head)
+        full = head + line
+        for f, piece in zip(frames, [[]] + pieces[:-1]):
+            done += len(piece)
+            self._store(f[1], (WIN, f[0].stacks, full[done:]))
+        return full
+
+    def _line_from(self, state):
+        """The stored winning line of a position in the table. The key folds interchangeable
+        stacks, so the line was stored by a twin position: its stacks are mapped onto ours."""
+        _tag, origin, moves = self.table[state.key()]
+        perm = twin_map(state.rules, origin, state.stacks)
+        return [Move(m.kind, perm[m.src], perm[m.dst] if m.dst >= 0 else -1, m.n) for m in moves]
+
+    def _store(self, key, entry):
+        if len(self.table) >= self._capacity:
+            self.table.clear()  # a cache: forgotten positions are only searched again
+        if self.limits.max_states is not None and len(self.table) >= self.limits.max_states:
+            raise _Stop("memory-limit")
+        self.table[key] = entry
+
+    def _check(self, unsettled):
+        if self.progress is not None:
+            self.progress(self.nodes)
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise _Stop("timeout")
+        if unsettled > self._capacity or (self.limits.max_states is not None
+                                          and unsettled + len(self.table) > self.limits.max_states):
+            raise _Stop("memory-limit")  # the positions of the search itself cannot be dropped
