@@ -322,7 +322,65 @@ class Boba(Game):
         return best
 
 
+    # -- the compiled kernel (ext/boba.pyx); each hook returns None when it is not built -------
+    # Open mode needs none: the generic search reaches the score bound on its first line.
+    def fast_expectimax(self, limits):
+        kernel = _kernel()
+        return BlindKernel(kernel, limits) if kernel is not None else None
+
+    def fast_rollouts(self, state, samples, seed):
+        """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the baseline policy."""
+        kernel = _kernel()
+        if kernel is None or not state.legal_moves():
+            return None
+        search = kernel.Search(1.0)
+        _set_kernel_position(search, state)
+        return [(_from_kernel(m), wins, total) for m, wins, total in search.rollouts(samples, seed)]
+
+
 GAME = State.game = Boba()  # the registry's instance (solodeck/registry.py)
+
+
+def _kernel():
+    from ..ext import load
+
+    return load("boba")
+
+
+def _set_kernel_position(search, state):
+    search.set_position(state.queues, state.discards, state.deck, state.target, state.hand or 0, state.burn)
+
+
+def _from_kernel(move):
+    return STAY if move == "stay" else KICK if move == "kick" else Target(move[1] + 1, move[2])
+
+
+class BlindKernel:
+    """Exact blind values in the kernel, for solvers/expectimax.py. Its table keys hold the
+    queues, the discards and the unseen composition, so one table serves every position."""
+
+    def __init__(self, kernel, limits):
+        self.search = kernel.Search(limits.memory_mb, limits.time_limit or 0.0, limits.max_states or 0)
+
+    def accepts(self, state):
+        return True
+
+    def value(self, state):
+        """(P(win), E[score x win]), or None if a limit stopped the kernel (see ``status``)."""
+        _set_kernel_position(self.search, state)
+        return self.search.blind_value()
+
+    @property
+    def status(self):
+        return "timeout" if self.search.stopped == 1 else "memory-limit"
+
+    @property
+    def nodes(self):
+        return self.search.nodes
+
+    @property
+    def stored(self):
+        return self.search.stored
 
 
 # -- deal files: the mid-game position --------------------------------------------------------

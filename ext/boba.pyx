@@ -1,0 +1,500 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The First Boba Tea Shop in London: blind-mode kernel (open mode is trivial, see docs/rules/boba.md).
+
+It mirrors the reference engine (solodeck/games/boba.py) as a small state machine with the same
+phases: CHOOSE (pick a target), DRAW (chance: the next card for the target), PENDING (the drawn
+card missed: stay or kick), BURN (chance: a kick discards the top card unseen). Tests compare
+its moves, baseline policy, values and rollouts with the reference.
+
+- ``rollouts(samples, seed)``: each legal move, then the baseline policy, over sampled draws;
+  sample i draws with splitmix64 seeded seed + i, the same samples for every move, each draw
+  value v with probability counts[v] / unseen, taken as ``next() % unseen`` over the values in
+  ascending order exactly as solodeck.solvers.sampling.sample_outcome does.
+- ``blind_value()``: exact expectimax over the composition of the unseen cards, value
+  (P(win), E[score x win]), with a table keyed on the exact position (queues sorted).
+"""
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset, memcpy
+from libc.stdint cimport uint64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+cdef enum:
+    NQ = 4
+    MAXQ = 52
+    TOPV = 14          # "no upper neighbour"
+    COPIES = 4
+    CHOOSE = 0
+    DRAW = 1
+    PENDING = 2
+    BURN = 3
+    CHECK_EVERY = 0xFFF
+    STOP_NONE = 0
+    STOP_TIME = 1
+    STOP_STATES = 2
+
+cdef double TIE = 1e-12  # solvers/expectimax.py's tolerance
+
+ctypedef struct Pos:
+    signed char q[NQ][MAXQ]   # each queue sorted, lowest first
+    int qlen[NQ]
+    int disc[TOPV]            # discards per value (1..13)
+    int counts[TOPV]          # unseen cards per value
+    int unseen
+    int phase, tq, tg, hand, lost
+
+ctypedef struct Entry:        # 48 bytes; k4 == 0 marks an empty slot
+    uint64_t k1, k2, k3, k4
+    double p, e
+
+cdef uint64_t POW5[TOPV]
+cdef uint64_t POW4[TOPV]
+POW5[1] = 1
+POW4[1] = 1
+for _v in range(2, TOPV):
+    POW5[_v] = POW5[_v - 1] * 5
+    POW4[_v] = POW4[_v - 1] * 4
+
+
+cdef inline uint64_t next_random(uint64_t* s) noexcept nogil:
+    """splitmix64: solodeck.solvers.sampling.SplitMix64 is the same generator in Python."""
+    s[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = s[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef double now() noexcept nogil:
+    cdef timespec t
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return t.tv_sec + t.tv_nsec * 1e-9
+
+
+# -- the rules ------------------------------------------------------------------------------
+cdef inline int lo_of(Pos* p, int q, int g) noexcept nogil:
+    return p.q[q][g - 1] if g > 0 else 0
+
+
+cdef inline int hi_of(Pos* p, int q, int g) noexcept nogil:
+    return p.q[q][g] if g < p.qlen[q] else TOPV
+
+
+cdef inline bint fits(Pos* p, int q, int g, int v) noexcept nogil:
+    return lo_of(p, q, g) <= v <= hi_of(p, q, g)
+
+
+cdef inline void discard(Pos* p, int v) noexcept nogil:
+    p.disc[v] += 1
+    if p.disc[v] >= COPIES:
+        p.lost = 1
+
+
+cdef inline int total_in_queues(Pos* p) noexcept nogil:
+    return p.qlen[0] + p.qlen[1] + p.qlen[2] + p.qlen[3]
+
+
+cdef inline bint queue_safe(Pos* p, int q) noexcept nogil:
+    """Could the whole queue be discarded without a fourth card of a value?"""
+    cdef int i = 0, j, n = p.qlen[q]
+    while i < n:
+        j = i
+        while j < n and p.q[q][j] == p.q[q][i]:
+            j += 1
+        if p.disc[p.q[q][i]] + (j - i) >= COPIES:
+            return 0
+        i = j
+    return 1
+
+
+cdef inline int take(Pos* p, int v) noexcept nogil:
+    p.counts[v] -= 1
+    p.unseen -= 1
+    return v
+
+
+cdef inline int sample(Pos* p, uint64_t* rng) noexcept nogil:
+    cdef int r = <int>(next_random(rng) % <uint64_t>p.unseen), v = 1
+    while r >= p.counts[v]:
+        r -= p.counts[v]
+        v += 1
+    return take(p, v)
+
+
+cdef inline void do_draw(Pos* p, int v) noexcept nogil:
+    """The drawn card v (already taken from the unseen) meets the target."""
+    cdef int q = p.tq, g = p.tg, i
+    if fits(p, q, g, v):
+        i = p.qlen[q]
+        while i > g:
+            p.q[q][i] = p.q[q][i - 1]
+            i -= 1
+        p.q[q][g] = <signed char>v
+        p.qlen[q] += 1
+        p.phase = CHOOSE
+    else:
+        p.hand = v
+        p.phase = PENDING
+
+
+cdef inline void do_stay(Pos* p) noexcept nogil:
+    cdef int i, q = p.tq
+    for i in range(p.qlen[q]):
+        discard(p, p.q[q][i])
+    p.q[q][0] = <signed char>p.hand
+    p.qlen[q] = 1
+    p.hand = 0
+    p.phase = CHOOSE
+
+
+cdef inline void do_kick(Pos* p) noexcept nogil:
+    discard(p, p.hand)
+    p.hand = 0
+    p.phase = CHOOSE if p.unseen == 0 else BURN  # nothing to burn: the deck ran out, the game ends
+
+
+cdef inline void do_burn(Pos* p, int v) noexcept nogil:
+    discard(p, v)
+    p.phase = CHOOSE if p.unseen == 0 else DRAW
+
+
+cdef inline bint baseline_stays(Pos* p) noexcept nogil:
+    """After a miss: stay when safe and no dearer than a kick (queue of at most 2), or when a
+    kick would discard the fourth of the drawn value; else kick."""
+    cdef bint stay_ok = queue_safe(p, p.tq), kick_ok = p.disc[p.hand] + 1 < COPIES
+    if stay_ok and (p.qlen[p.tq] <= 2 or not kick_ok):
+        return 1
+    return not kick_ok
+
+
+cdef inline void baseline_target(Pos* p) noexcept nogil:
+    """The gap the most unseen cards fit; ties to a safe queue, then the shorter, then the first."""
+    cdef int below[TOPV + 2]
+    cdef int v, q, g, lo, hi, f, safe, best_f = -1, best_safe = 0, best_len = 0
+    below[1] = 0
+    for v in range(1, TOPV):
+        below[v + 1] = below[v] + p.counts[v]
+    for q in range(NQ):
+        safe = queue_safe(p, q)
+        for g in range(p.qlen[q] + 1):
+            lo = lo_of(p, q, g)
+            hi = hi_of(p, q, g)
+            if lo < 1:
+                lo = 1
+            if hi > 13:
+                hi = 13
+            f = below[hi + 1] - below[lo]
+            if (f > best_f or (f == best_f and (safe > best_safe
+                                                 or (safe == best_safe and -p.qlen[q] > -best_len)))):
+                best_f = f; best_safe = safe; best_len = p.qlen[q]
+                p.tq = q; p.tg = g
+    p.phase = DRAW
+
+
+cdef int play_out(Pos* p, uint64_t* rng) noexcept nogil:
+    """Play to the end with the baseline policy; the score on a win, -1 on a loss."""
+    while True:
+        if p.lost:
+            return -1
+        if p.phase == CHOOSE:
+            if p.unseen == 0:
+                return total_in_queues(p)
+            baseline_target(p)
+        elif p.phase == DRAW:
+            do_draw(p, sample(p, rng))
+        elif p.phase == PENDING:
+            if baseline_stays(p):
+                do_stay(p)
+            else:
+                do_kick(p)
+        else:
+            do_burn(p, sample(p, rng))
+
+
+cdef inline bint better(double ap, double ae, double bp, double be) noexcept nogil:
+    if ap - bp > TIE or bp - ap > TIE:
+        return ap > bp
+    return ae > be + TIE
+
+
+cdef inline bint memcmp_queue(Pos* p, int a, int b) noexcept nogil:
+    cdef int i
+    for i in range(p.qlen[a]):
+        if p.q[a][i] != p.q[b][i]:
+            return 0
+    return 1
+
+
+cdef class Search:
+    """One position (set_position) and the searches from it. ``memory_mb`` caps the table (a
+    full table is cleared: the game graph is acyclic, so a lost entry is only searched again);
+    ``max_states`` stops a search (memory-limit) once that many entries were stored;
+    ``time_limit`` stops it (timeout); the clock starts at the first search."""
+
+    cdef Pos pos
+    cdef Entry* table
+    cdef uint64_t capacity, max_capacity, used
+    cdef public uint64_t nodes, stored
+    cdef uint64_t max_states
+    cdef double deadline, time_limit
+    cdef public int stopped
+
+    def __cinit__(self, double memory_mb=1024.0, double time_limit=0.0, long long max_states=0):
+        cdef uint64_t entries = <uint64_t>(memory_mb * 1048576.0 / sizeof(Entry))
+        self.max_capacity = 1 << 10
+        while self.max_capacity * 2 <= entries:
+            self.max_capacity *= 2
+        self.capacity = min(<uint64_t>1 << 12, self.max_capacity)
+        self.table = <Entry*>calloc(self.capacity, sizeof(Entry))
+        if self.table == NULL:
+            raise MemoryError()
+        self.time_limit = time_limit
+        self.deadline = 0.0
+        self.max_states = max_states
+        self.nodes = self.stored = self.used = 0
+        self.stopped = STOP_NONE
+
+    def __dealloc__(self):
+        free(self.table)
+
+    def set_position(self, queues, discards, deck, target=None, hand=0, bint burn=False):
+        """queues: 4 sorted sequences of values; discards: counts indexed by value (0 unused);
+        deck: the unseen values (order ignored); target: (queue 0-3, gap) or None; hand: the
+        card that missed (0 if none); burn: a kick's blind discard comes next."""
+        cdef int q, i, v
+        memset(&self.pos, 0, sizeof(Pos))
+        for q in range(NQ):
+            self.pos.qlen[q] = len(queues[q])
+            for i, v in enumerate(queues[q]):
+                self.pos.q[q][i] = <signed char>v
+        for v in range(1, TOPV):
+            self.pos.disc[v] = discards[v]
+            if self.pos.disc[v] >= COPIES:
+                self.pos.lost = 1
+        for v in deck:
+            self.pos.counts[v] += 1
+        self.pos.unseen = len(deck)
+        if target is not None:
+            self.pos.tq, self.pos.tg = target
+        self.pos.hand = hand
+        self.pos.phase = BURN if burn else (PENDING if hand else (DRAW if target is not None else CHOOSE))
+
+    def moves(self):
+        """The legal moves in the reference's order: ("target", q, g) (q 0-3), "stay", "kick"."""
+        cdef int q, g
+        if self.pos.lost or self.pos.phase in (DRAW, BURN):
+            return []
+        if self.pos.phase == PENDING:
+            return ["stay", "kick"]
+        if self.pos.unseen == 0:
+            return []
+        return [("target", q, g) for q in range(NQ) for g in range(self.pos.qlen[q] + 1)]
+
+    def baseline_move(self):
+        cdef Pos p = self.pos
+        if p.lost or p.phase in (DRAW, BURN) or (p.phase == CHOOSE and p.unseen == 0):
+            return None
+        if p.phase == PENDING:
+            return "stay" if baseline_stays(&p) else "kick"
+        baseline_target(&p)
+        return ("target", p.tq, p.tg)
+
+    cdef void _apply(self, Pos* p, move) noexcept:
+        if move == "stay":
+            do_stay(p)
+        elif move == "kick":
+            do_kick(p)
+        else:
+            p.tq = move[1]; p.tg = move[2]; p.phase = DRAW
+
+    def rollouts(self, int samples, uint64_t seed):
+        """[(move, wins, score_sum)] for each legal move: the move, then the baseline policy, over
+        ``samples`` sampled orders of the unseen cards (sample i seeded seed + i)."""
+        cdef Pos start, p
+        cdef int k, wins, score_sum, r, lo, hi
+        cdef uint64_t rng
+        out = []
+        done = {}
+        for move in self.moves():
+            if move not in ("stay", "kick"):
+                lo = lo_of(&self.pos, move[1], move[2]); hi = hi_of(&self.pos, move[1], move[2])
+                if (move[1], lo, hi) in done:  # a twin gap: the very same positions follow
+                    out.append((move,) + done[(move[1], lo, hi)])
+                    continue
+            start = self.pos
+            self._apply(&start, move)
+            wins = score_sum = 0
+            with nogil:
+                for k in range(samples):
+                    p = start
+                    rng = seed + <uint64_t>k
+                    r = play_out(&p, &rng)
+                    if r >= 0:
+                        wins += 1
+                        score_sum += r
+            self.nodes += samples
+            if move not in ("stay", "kick"):
+                done[(move[1], lo, hi)] = (wins, score_sum)
+            out.append((move, wins, score_sum))
+        return out
+
+    # -- exact blind values ------------------------------------------------------------------
+    def restart_clock(self, double seconds):
+        self.time_limit = seconds
+        self.deadline = 0.0
+
+    def blind_value(self):
+        """(P(win), E[score x win]) of the position under best blind play, or None if a limit
+        stopped the search (``stopped``: 1 time, 2 states)."""
+        self.stopped = STOP_NONE
+        if self.deadline == 0.0 and self.time_limit > 0:
+            self.deadline = now() + self.time_limit
+        cdef double vp, ve
+        vp, ve = self._value(&self.pos)
+        return None if self.stopped else (vp, ve)
+
+    cdef inline int _tick(self) noexcept nogil:
+        self.nodes += 1
+        if self.nodes & CHECK_EVERY == 0 and self.deadline > 0 and now() > self.deadline:
+            self.stopped = STOP_TIME
+        return self.stopped
+
+    cdef void _key(self, Pos* p, uint64_t* k) noexcept nogil:
+        cdef uint64_t codes[NQ], t, target_code = 0
+        cdef int q, i, j, idx
+        for q in range(NQ):
+            codes[q] = 0
+            for i in range(p.qlen[q]):
+                codes[q] += POW5[p.q[q][i]]
+        if p.phase == DRAW or p.phase == BURN:
+            target_code = codes[p.tq]
+        for i in range(1, NQ):  # insertion sort: the queues are interchangeable
+            t = codes[i]
+            j = i - 1
+            while j >= 0 and codes[j] > t:
+                codes[j + 1] = codes[j]
+                j -= 1
+            codes[j + 1] = t
+        k[0] = codes[0] << 32 | codes[1]
+        k[1] = codes[2] << 32 | codes[3]
+        k[2] = 0
+        for i in range(1, TOPV):
+            k[2] += POW4[i] * p.disc[i] + (POW5[i] * p.counts[i] << 26)
+        k[3] = 1 | (p.phase << 1)
+        if p.phase == DRAW or p.phase == BURN:  # the target: its queue (the first of equal ones) and its neighbours
+            idx = 0
+            while codes[idx] != target_code:
+                idx += 1
+            k[3] |= (idx << 4) | (lo_of(p, p.tq, p.tg) << 8) | (hi_of(p, p.tq, p.tg) << 12)
+
+    cdef Entry* _slot(self, uint64_t* k) noexcept nogil:
+        cdef uint64_t h = k[0] * 0x9E3779B97F4A7C15ULL ^ k[1] * 0xC2B2AE3D27D4EB4FULL ^ k[2] ^ (k[3] << 40)
+        h ^= h >> 33
+        h *= 0xFF51AFD7ED558CCDULL
+        h ^= h >> 33
+        cdef uint64_t mask = self.capacity - 1, i = h & mask
+        while self.table[i].k4 and not (self.table[i].k4 == k[3] and self.table[i].k1 == k[0]
+                                        and self.table[i].k2 == k[1] and self.table[i].k3 == k[2]):
+            i = (i + 1) & mask
+        return &self.table[i]
+
+    cdef void _store(self, uint64_t* k, double vp, double ve) noexcept:
+        cdef Entry* e
+        cdef Entry* old
+        cdef uint64_t i, n
+        if self.max_states and self.stored >= self.max_states:
+            self.stopped = STOP_STATES
+            return
+        if (self.used + 1) * 4 > self.capacity * 3:  # keep the table at most 3/4 full
+            if self.capacity < self.max_capacity:
+                old, n = self.table, self.capacity
+                self.capacity *= 2
+                self.table = <Entry*>calloc(self.capacity, sizeof(Entry))
+                if self.table == NULL:  # no room to grow: stay at the old size, forget everything
+                    self.table, self.capacity = old, n
+                    memset(self.table, 0, n * sizeof(Entry))
+                    self.used = 0
+                else:
+                    for i in range(n):
+                        if old[i].k4:
+                            e = self._slot(&old[i].k1)
+                            e[0] = old[i]
+                    free(old)
+            else:
+                memset(self.table, 0, self.capacity * sizeof(Entry))
+                self.used = 0
+        e = self._slot(k)
+        if not e.k4:
+            self.used += 1
+            self.stored += 1
+        e.k1 = k[0]; e.k2 = k[1]; e.k3 = k[2]; e.k4 = k[3]
+        e.p = vp; e.e = ve
+
+    cdef (double, double) _value(self, Pos* p) noexcept:
+        cdef double bp = 0.0, be = 0.0, cp, ce, sp, se
+        cdef int q, g, v, c, r, lo, hi, seen, total
+        cdef uint64_t k[4]
+        cdef Pos child
+        cdef Entry* e
+        if p.lost:
+            return (0.0, 0.0)
+        if p.phase == CHOOSE and p.unseen == 0:
+            return (1.0, <double>total_in_queues(p))
+        if self._tick():
+            return (0.0, 0.0)
+        if p.phase == PENDING:
+            if not queue_safe(p, p.tq) and p.disc[p.hand] + 1 >= COPIES:
+                return (0.0, 0.0)  # both choices discard a fourth card
+            child = p[0]
+            do_stay(&child)
+            bp, be = self._value(&child)
+            child = p[0]
+            do_kick(&child)
+            cp, ce = self._value(&child)
+            if better(cp, ce, bp, be):
+                bp, be = cp, ce
+            return (bp, be)
+        self._key(p, k)
+        e = self._slot(k)
+        if e.k4:
+            return (e.p, e.e)
+        if p.phase == CHOOSE:
+            for q in range(NQ):
+                seen = 0  # a queue equal to an earlier one: its targets give the same values
+                for r in range(q):
+                    if p.qlen[r] == p.qlen[q] and memcmp_queue(p, r, q):
+                        seen = 1
+                        break
+                if seen:
+                    continue
+                for g in range(p.qlen[q] + 1):
+                    if g > 0 and lo_of(p, q, g) == lo_of(p, q, g - 1) and hi_of(p, q, g) == hi_of(p, q, g - 1):
+                        continue  # a twin of the gap before it (only between equal cards)
+                    child = p[0]
+                    child.tq = q; child.tg = g; child.phase = DRAW
+                    cp, ce = self._value(&child)
+                    if self.stopped:
+                        return (0.0, 0.0)
+                    if better(cp, ce, bp, be):
+                        bp, be = cp, ce
+        else:
+            total = p.unseen
+            sp = se = 0.0
+            for v in range(1, TOPV):
+                c = p.counts[v]
+                if not c:
+                    continue
+                child = p[0]
+                take(&child, v)
+                if p.phase == DRAW:
+                    do_draw(&child, v)
+                else:
+                    do_burn(&child, v)
+                cp, ce = self._value(&child)
+                if self.stopped:
+                    return (0.0, 0.0)
+                sp += c * cp
+                se += c * ce
+            bp = sp / total
+            be = se / total
+        self._store(k, bp, be)
+        return (bp, be)
