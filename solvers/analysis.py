@@ -1,0 +1,302 @@
+"""Batch analysis: solve many seeded deals, one CSV row per deal, resumable, on any engine.
+
+``solodeck analyze GAME --deals N`` solves seeds S..S+N-1 in the modes asked for:
+
+- **open**: the exact solver with every card known (the same answer as ``solodeck solve``);
+  verdict winnable / unwinnable / unknown (a limit stopped it), the best score, the states searched;
+- **blind**: the blind policy (solvers/sampling.py, what ``solodeck play --policy blind`` does)
+  plays the deal without seeing the order of the deck; verdict won / lost, the score of a win,
+  and its win probability at the first decision (exact or estimated, as the policy knew it).
+
+Rows are appended to ``deals.csv`` as deals finish, each in one write, so a run that is stopped
+resumes (``resume=True``) with the seeds it has not done; a torn last line is dropped. The work
+runs in this process (``jobs=1``), a local process pool (``jobs>1``) or on a Dask distributed
+cluster (``scheduler="tcp://host:port"``: seeds batched into tasks, rows streamed back). Every
+engine calls the same :func:`solve_deal`, and a deal's row does not depend on which ran it.
+
+This module knows nothing of any game: only the registry, the state API and the solvers.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from solodeck.api import advance_chance
+from solodeck.errors import SolodeckError, UnsupportedError
+from .result import Limits
+from .sampling import wilson_interval
+
+COLUMNS = ["seed", "mode", "verdict", "exact", "score", "win_probability", "states", "seconds", "engine"]
+WON = {"open": "winnable", "blind": "won"}
+
+
+@dataclass
+class Settings:
+    """What a row depends on; a resumed run must use the same (run.json keeps them)."""
+
+    game: str
+    modes: list
+    time_limit: float = 10.0      # open mode: seconds per deal
+    memory_mb: float = 512.0      # open mode: the table's cap per worker
+    samples: int = 64             # blind mode: rollouts per move beyond the exact frontier
+    options: dict = field(default_factory=dict)
+
+
+# -- one deal ------------------------------------------------------------------------------------
+def solve_deal(settings: Settings, seed: int, mode: str) -> dict:
+    """The CSV row of one deal in one mode (runs in whichever worker gets it)."""
+    from solodeck.registry import get_game
+    from .dfs import make_solver
+    from .sampling import BlindPolicy
+
+    game = get_game(settings.game)
+    deal = game.new_deal(seed, settings.options)
+    if mode == "open":
+        limits = Limits(time_limit=settings.time_limit, memory_mb=settings.memory_mb)
+        result = make_solver(game, limits).solve(game.initial_state(deal))
+        return _row(seed, mode, result.verdict, result.exact, result.score, None, result.unique_states,
+                    result.seconds, result.engine)
+    start = time.perf_counter()
+    chooser = BlindPolicy(game, settings.samples)
+    state = advance_chance(game.initial_state(deal))
+    first = None
+    while state.outcome() is None:
+        if first is None and len(state.legal_moves()) > 1:
+            first = chooser.rank(state)[0]  # what the player could know of the deal at the start
+            move = first["move"]
+        else:
+            move = chooser(state)
+        state = advance_chance(state.play(move))
+    outcome = state.outcome()
+    p = first["win_probability"] if first else None
+    return _row(seed, mode, "won" if outcome.won else "lost", bool(first and first["exact"]),
+                outcome.score if outcome.won else None, p, None, time.perf_counter() - start,
+                "blind policy")
+
+
+def solve_batch(settings: Settings, jobs: list) -> list:
+    """Rows for [(seed, mode)]: one Dask task."""
+    return [solve_deal(settings, seed, mode) for seed, mode in jobs]
+
+
+def _row(seed, mode, verdict, exact, score, p, states, seconds, engine) -> dict:
+    return {"seed": seed, "mode": mode, "verdict": verdict, "exact": exact, "score": score,
+            "win_probability": None if p is None else round(p, 6), "states": states,
+            "seconds": round(seconds, 4), "engine": engine}
+
+
+# -- the run ----------------------------------------------------------------------------------------
+class Run:
+    """An analysis folder: run.json (the settings), deals.csv (the rows), summary.json, plots."""
+
+    def __init__(self, out: Path):
+        self.out = Path(out)
+        self.csv = self.out / "deals.csv"
+        self.settings_file = self.out / "run.json"
+
+    def start(self, settings: Settings, resume: bool) -> list:
+        """Prepare the folder; return the rows already done (resume) or [] (a new run)."""
+        if self.csv.exists() and not resume:
+            raise SolodeckError(f"{self.csv} exists: add --resume to continue that run, or choose "
+                                "another --out (or delete the folder) to start again")
+        self.out.mkdir(parents=True, exist_ok=True)
+        if resume and self.settings_file.exists():
+            before = json.loads(self.settings_file.read_text())
+            now = asdict(settings)
+            for key in ("game", "time_limit", "memory_mb", "samples", "options"):
+                if before.get(key) != now[key]:
+                    raise SolodeckError(f"{self.settings_file}: the run being resumed has {key} = "
+                                        f"{before.get(key)!r}, this command {now[key]!r}; resume with the same settings")
+            settings.modes = sorted(set(before["modes"]) | set(settings.modes))
+        self.settings_file.write_text(json.dumps(asdict(settings), indent=2) + "\n")
+        return read_rows(self.csv) if resume else []
+
+    def append(self, rows: list) -> None:
+        new = not self.csv.exists() or self.csv.stat().st_size == 0
+        with self.csv.open("a", newline="") as f:
+            text = _csv_text(rows, header=new)
+            f.write(text)  # one write per batch of whole lines: a kill tears at most the last one
+            f.flush()
+            os.fsync(f.fileno())
+
+
+def _csv_text(rows, header: bool) -> str:
+    import io
+
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, COLUMNS, lineterminator="\n")
+    if header:
+        writer.writeheader()
+    for row in rows:
+        writer.writerow({k: ("" if row[k] is None else row[k]) for k in COLUMNS})
+    return buf.getvalue()
+
+
+def read_rows(path: Path) -> list:
+    """The rows of a deals.csv; a torn last line (a run killed mid-write) is cut off the file."""
+    if not path.exists():
+        return []
+    text = path.read_text()
+    if text and not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1]
+        path.write_text(text)
+    rows = []
+    for raw in csv.DictReader(text.splitlines()):
+        rows.append({
+            "seed": int(raw["seed"]), "mode": raw["mode"], "verdict": raw["verdict"],
+            "exact": raw["exact"] == "True", "score": int(raw["score"]) if raw["score"] else None,
+            "win_probability": float(raw["win_probability"]) if raw["win_probability"] else None,
+            "states": int(raw["states"]) if raw["states"] else None, "seconds": float(raw["seconds"]),
+            "engine": raw["engine"]})
+    return rows
+
+
+def analyze(settings: Settings, seeds: range, out, *, jobs: int = 1, scheduler: str | None = None,
+            resume: bool = False, progress: bool = True, batch: int | None = None) -> dict:
+    """Solve every (seed, mode) not yet in ``out``/deals.csv, then write the summary. Returns it."""
+    from solodeck.registry import get_game
+
+    game = get_game(settings.game)
+    for mode in settings.modes:
+        if mode not in game.modes:
+            raise UnsupportedError(f"{game.name} has no {mode} mode (it has: {', '.join(game.modes)})")
+        if mode == "blind" and not hasattr(game, "baseline_move"):
+            raise UnsupportedError(f"{game.name}: blind analysis needs the game's blind policy, not built yet")
+    run = Run(out)
+    rows = run.start(settings, resume)
+    done = {(r["seed"], r["mode"]) for r in rows}
+    todo = [(seed, mode) for seed in seeds for mode in settings.modes if (seed, mode) not in done]
+    bar = _Progress(len(todo), len(seeds) * len(settings.modes), rows, enabled=progress)
+    try:
+        for new in _engine(settings, todo, jobs, scheduler, batch):
+            run.append(new)
+            rows.extend(new)
+            bar.update(new)
+    finally:
+        bar.close()
+    wanted = {(seed, mode) for seed in seeds for mode in settings.modes}
+    summary = summarize([r for r in rows if (r["seed"], r["mode"]) in wanted], settings, seeds)
+    (run.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
+
+
+def _engine(settings, todo, jobs, scheduler, batch):
+    """Yield lists of finished rows, in the order they finish."""
+    if scheduler:
+        yield from _dask(settings, todo, scheduler, batch)
+    elif jobs <= 1:
+        for seed, mode in todo:
+            yield [solve_deal(settings, seed, mode)]
+    else:
+        with ProcessPoolExecutor(jobs) as pool:
+            futures = [pool.submit(solve_deal, settings, seed, mode) for seed, mode in todo]
+            try:
+                for future in as_completed(futures):
+                    yield [future.result()]
+            finally:
+                for future in futures:
+                    future.cancel()
+
+
+def _dask(settings, todo, address, batch):
+    try:
+        from dask.distributed import Client, as_completed as dask_completed
+    except ImportError:
+        raise UnsupportedError("--scheduler needs Dask: pip install 'solodeck[analysis]'") from None
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        raise SolodeckError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    try:
+        workers = max(1, sum(client.nthreads().values()))
+        # Several batches per worker keep them all busy to the end, few enough to keep overhead low.
+        size = batch or max(1, min(20, len(todo) // (4 * workers) or 1))
+        batches = [todo[i:i + size] for i in range(0, len(todo), size)]
+        futures = [client.submit(solve_batch, settings, b, pure=False) for b in batches]
+        try:
+            for future in dask_completed(futures):
+                yield future.result()
+        finally:
+            client.cancel(futures)
+    finally:
+        client.close()
+
+
+class _Progress:
+    """A tqdm bar: deals done, wins so far, time left (nothing when stderr is not a terminal)."""
+
+    def __init__(self, todo, total, rows, enabled):
+        self.bar = None
+        self.wins = {m: sum(r["verdict"] == WON[r["mode"]] for r in rows if r["mode"] == m) for m in WON}
+        self.done = {m: sum(r["mode"] == m for r in rows) for m in WON}
+        if enabled and todo and sys.stderr.isatty():
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, initial=total - todo, desc="deals", unit=" deal", file=sys.stderr)
+
+    def update(self, rows):
+        for r in rows:
+            self.done[r["mode"]] += 1
+            self.wins[r["mode"]] += r["verdict"] == WON[r["mode"]]
+        if self.bar is not None:
+            self.bar.set_postfix_str(", ".join(f"{m} wins {self.wins[m]}/{self.done[m]}"
+                                               for m in WON if self.done[m]), refresh=False)
+            self.bar.update(len(rows))
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+# -- the summary ------------------------------------------------------------------------------------
+def summarize(rows: list, settings: Settings, seeds: range) -> dict:
+    """Per mode: win rate with a Wilson 95% interval (unknowns counted both ways: as losses for the
+    lower end, as wins for the upper), score distribution, the hardest deals; timing apart, since
+    it is the one part that differs between two runs of the same deals."""
+    summary = {"game": settings.game, "first_seed": seeds.start, "deals": len(seeds),
+               "settings": asdict(settings), "modes": {}, "timing": {}}
+    by_mode = {m: sorted((r for r in rows if r["mode"] == m), key=lambda r: r["seed"]) for m in settings.modes}
+    for mode, mine in by_mode.items():
+        n = len(mine)
+        wins = sum(r["verdict"] == WON[mode] for r in mine)
+        unknown = sum(r["verdict"] == "unknown" for r in mine)
+        lo, _ = wilson_interval(wins, n)
+        _, hi = wilson_interval(wins + unknown, n)
+        scores: dict = {}
+        for r in mine:
+            if r["verdict"] == WON[mode] and r["score"] is not None:
+                scores[r["score"]] = scores.get(r["score"], 0) + 1
+        entry = {"deals": n, "wins": wins, "losses": n - wins - unknown, "unknown": unknown,
+                 "win_rate": wins / n if n else None, "interval": [lo, hi],
+                 "exact": sum(r["exact"] for r in mine),
+                 "scores": {str(k): scores[k] for k in sorted(scores)}}
+        if mode == "open":
+            hardest = sorted((r for r in mine if r["states"] is not None), key=lambda r: -r["states"])[:5]
+            entry["hardest"] = [{"seed": r["seed"], "states": r["states"], "verdict": r["verdict"]} for r in hardest]
+        else:
+            ps = [r["win_probability"] for r in mine if r["win_probability"] is not None]
+            entry["mean_first_win_probability"] = statistics.fmean(ps) if ps else None
+        summary["modes"][mode] = entry
+        times = [r["seconds"] for r in mine]
+        if times:
+            summary["timing"][mode] = {"median": statistics.median(times), "p95": _percentile(times, 0.95),
+                                       "max": max(times), "total": sum(times)}
+    if {"open", "blind"} <= set(by_mode):
+        won_open = {r["seed"] for r in by_mode["open"] if r["verdict"] == "winnable"}
+        won_blind = {r["seed"] for r in by_mode["blind"] if r["verdict"] == "won"}
+        summary["cost_of_blindness"] = {
+            "won_open_lost_blind": len(won_open - won_blind),
+            "win_rate_difference": summary["modes"]["open"]["win_rate"] - summary["modes"]["blind"]["win_rate"]}
+    return summary
+
+
+def _percentile(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]

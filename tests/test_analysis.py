@@ -1,0 +1,162 @@
+"""`solodeck analyze` (solvers/analysis.py): rows, resume after a kill, the engines agree, summary."""
+import csv
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from solodeck.api import advance_chance
+from solodeck.ext import load
+from solodeck.registry import get_game
+from solodeck.solvers.analysis import Settings, analyze, read_rows, solve_deal, summarize
+from solodeck.solvers.sampling import BlindPolicy, wilson_interval
+
+
+def _results(summary):
+    """The part of a summary that must not depend on how the run went (timing does)."""
+    return {k: v for k, v in summary.items() if k not in ("timing", "command")}
+
+
+def _without_seconds(rows):
+    return sorted(({k: v for k, v in r.items() if k != "seconds"} for r in rows),
+                  key=lambda r: (r["seed"], r["mode"]))
+
+
+def test_a_row_is_the_solver_answer():
+    row = solve_deal(Settings("syndicate", ["open"]), 4, "open")
+    assert row["seed"] == 4 and row["mode"] == "open"
+    assert (row["verdict"], row["exact"], row["score"]) == ("winnable", True, 0)  # puzzles/syndicate/seed-4.toml
+    assert row["states"] > 0 and row["seconds"] >= 0
+
+
+# The kill: a subprocess runs `analyze` with each deal slowed down (the test wraps solve_deal, the
+# product has no such knob), is killed with SIGKILL once some rows are written, then resumed.
+SLOW_RUN = """
+import sys, time
+import solodeck.solvers.analysis as analysis
+real = analysis.solve_deal
+def slow(*args):
+    time.sleep(0.05)
+    return real(*args)
+analysis.solve_deal = slow
+from solodeck.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_killed_run_resumes_and_counts_every_deal_once(tmp_path, cli):
+    deals = 40
+    args = ["analyze", "syndicate", "--deals", deals, "--jobs", "1", "--quiet"]
+    killed = tmp_path / "killed" / "syndicate"
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_RUN, *map(str, args), "--out", str(killed)])
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if (killed / "deals.csv").exists() and len(read_rows(killed / "deals.csv")) >= 10:
+            break
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    interrupted = read_rows(killed / "deals.csv")
+    assert 10 <= len(interrupted) < deals, "the run was not stopped midway"
+    assert not (killed / "summary.json").exists()
+
+    again = cli(*args, "--out", killed)
+    assert again.returncode == 2 and "--resume" in again.stderr  # never silently starts over
+    cli(*args, "--out", killed, "--resume", check=True)
+    whole = tmp_path / "whole" / "syndicate"
+    cli(*args, "--out", whole, check=True)
+
+    rows = read_rows(killed / "deals.csv")
+    assert sorted(r["seed"] for r in rows) == list(range(deals))  # each seed exactly once
+    assert _without_seconds(rows) == _without_seconds(read_rows(whole / "deals.csv"))
+    summaries = [json.loads((d / "summary.json").read_text()) for d in (killed, whole)]
+    assert _results(summaries[0]) == _results(summaries[1])
+    assert summaries[0]["command"].startswith("solodeck analyze syndicate")
+    assert (killed / "plots.png").stat().st_size > 0
+    assert "Syndicate" in (tmp_path / "killed" / "README.md").read_text()
+
+
+def test_a_torn_last_line_is_dropped(tmp_path):
+    settings = Settings("syndicate", ["open"])
+    analyze(settings, range(5), tmp_path, progress=False)
+    path = tmp_path / "deals.csv"
+    path.write_text(path.read_text() + "5,open,winn")  # killed in the middle of a write
+    summary = analyze(settings, range(8), tmp_path, resume=True, progress=False)
+    assert sorted(r["seed"] for r in read_rows(path)) == list(range(8))
+    assert summary["modes"]["open"]["deals"] == 8
+
+
+def test_a_resumed_run_must_keep_its_settings(tmp_path, cli):
+    cli("analyze", "syndicate", "--deals", 3, "--out", tmp_path, "--quiet", check=True)
+    proc = cli("analyze", "syndicate", "--deals", 5, "--out", tmp_path, "--resume", "--time-limit", 3)
+    assert proc.returncode == 2 and "time_limit" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_the_local_pool_gives_the_same_rows(tmp_path):
+    settings = Settings("syndicate", ["open"])
+    one = analyze(settings, range(30), tmp_path / "one", jobs=1, progress=False)
+    two = analyze(settings, range(30), tmp_path / "two", jobs=2, progress=False)
+    assert _results(one) == _results(two)
+    assert _without_seconds(read_rows(tmp_path / "one" / "deals.csv")) == \
+        _without_seconds(read_rows(tmp_path / "two" / "deals.csv"))
+
+
+def test_a_dask_local_cluster_gives_the_same_rows(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    settings = Settings("syndicate", ["open"])
+    seeds = range(20)
+    local = analyze(settings, seeds, tmp_path / "local", progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        remote = analyze(settings, seeds, tmp_path / "dask", scheduler=cluster.scheduler_address,
+                         progress=False, batch=2)
+    assert _results(local) == _results(remote)
+    assert _without_seconds(read_rows(tmp_path / "local" / "deals.csv")) == \
+        _without_seconds(read_rows(tmp_path / "dask" / "deals.csv"))
+
+
+@pytest.mark.skipif(load("foursquare") is None, reason="kernel not built or SOLODECK_NO_EXTENSIONS=1")
+def test_blind_rows_are_the_blind_policy_playing_the_deal(tmp_path):
+    summary = analyze(Settings("foursquare", ["open", "blind"], samples=8), range(2), tmp_path, progress=False)
+    for row in read_rows(tmp_path / "deals.csv"):
+        if row["mode"] == "blind":
+            game = get_game("foursquare")
+            state = advance_chance(game.initial_state(game.new_deal(row["seed"])))
+            chooser = BlindPolicy(game, 8)
+            while state.outcome() is None:
+                state = advance_chance(state.play(chooser(state)))
+            assert row["verdict"] == ("won" if state.outcome().won else "lost")
+            assert 0 <= row["win_probability"] <= 1
+    assert set(summary["modes"]) == {"open", "blind"} and "cost_of_blindness" in summary
+
+
+def test_summary_counts_unknowns_both_ways():
+    rows = [{"seed": s, "mode": "open", "verdict": v, "exact": v != "unknown", "score": 0 if v == "winnable" else None,
+             "win_probability": None, "states": s, "seconds": 0.1 * s, "engine": "dfs"}
+            for s, v in enumerate(["winnable"] * 6 + ["unwinnable"] * 2 + ["unknown"] * 2)]
+    summary = summarize(rows, Settings("syndicate", ["open"]), range(10))
+    m = summary["modes"]["open"]
+    assert (m["wins"], m["losses"], m["unknown"], m["win_rate"]) == (6, 2, 2, 0.6)
+    assert m["interval"] == [wilson_interval(6, 10)[0], wilson_interval(8, 10)[1]]
+    assert m["scores"] == {"0": 6}
+    assert [h["seed"] for h in m["hardest"]] == [9, 8, 7, 6, 5]
+    assert summary["timing"]["open"]["max"] == pytest.approx(0.9)
+
+
+def test_bad_requests_are_one_line_errors(tmp_path, cli):
+    proc = cli("analyze", "syndicate", "--deals", 2, "--mode", "blind", "--out", tmp_path)
+    assert proc.returncode == 2 and "blind" in proc.stderr and "Traceback" not in proc.stderr
+    proc = cli("analyze", "no-such-game", "--deals", 2, "--out", tmp_path)
+    assert proc.returncode == 2 and "unknown game" in proc.stderr
+    proc = cli("analyze", "syndicate", "--deals", 0)
+    assert proc.returncode == 2
+
+
+def test_the_csv_has_the_documented_columns(tmp_path):
+    analyze(Settings("syndicate", ["open"]), range(2), tmp_path, progress=False)
+    with (tmp_path / "deals.csv").open() as f:
+        header = next(csv.reader(f))
+    assert header == ["seed", "mode", "verdict", "exact", "score", "win_probability", "states", "seconds", "engine"]
