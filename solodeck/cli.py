@@ -100,12 +100,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("analyze", help="solve many seeded deals: win rates, scores, difficulty",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description="Solve seeds S..S+N-1 and write OUT/deals.csv (a row per deal, appended as "
-                                   "each finishes), OUT/summary.json, OUT/plots.png, and the cross-game table "
-                                   "in the folder above OUT (README.md, winrates.png). open: the exact solver "
-                                   "with every card known; blind: the blind policy plays each deal without "
-                                   "seeing the deck order. Win rates come with Wilson 95%% intervals; deals a "
-                                   "limit left undecided are counted both ways.",
+                       description="Solve seeds S..S+N-1 and write, in OUT (default results/GAME):\n"
+                                   "  deals.csv     a row per deal and mode, appended as each finishes (--resume)\n"
+                                   "  summary.json  win rates with Wilson 95% intervals (deals a limit left\n"
+                                   "                undecided counted both ways), scores, times, hardest deals\n"
+                                   "  plots.png     time per deal and score distribution\n"
+                                   "and the cross-game table in the folder above OUT (README.md, winrates.png).\n\n"
+                                   "open: the exact solver with every card known (an upper bound for any player);\n"
+                                   "blind: the blind policy plays each deal without seeing the deck order.",
                        epilog="examples:\n"
                               "  solodeck analyze syndicate --deals 1000 --jobs 2\n"
                               "  solodeck analyze foursquare --deals 1000 --mode both --jobs 2\n"
