@@ -645,3 +645,64 @@ class FrozenSolver:
         if unsettled > self._capacity or (self.limits.max_states is not None
                                           and unsettled + len(self.table) > self.limits.max_states):
             raise _Stop("memory-limit")  # the positions of the search itself cannot be dropped
+
+
+# -- the compiled kernel (ext/frozen_novelty.pyx) -----------------------------------------------
+KINDS = ("flip", "found", "move", "down")
+
+
+def kernel_move(t) -> Move:
+    kind, src, dst, n = t
+    return Move(KINDS[kind], src, dst if KINDS[kind] in ("move", "down") else -1, n)
+
+
+def kernel_tuple(m: Move):
+    return (KINDS.index(m.kind), m.src, m.dst, m.n)
+
+
+def kernel_search(kernel, rules: Rules, limits):
+    return kernel.Search(VARIANTS.index(rules.variant), list(rules.backs), limits.memory_mb,
+                         limits.time_limit or 0.0, limits.max_states or 0)
+
+
+class KernelSolver:
+    """The same search in the kernel, with DepthFirstSolver's interface. One kernel table per
+    rule set serves every solve and value (hint files): settled positions stay settled."""
+
+    def __init__(self, game, kernel, limits, progress=None):
+        self.game, self.kernel, self.limits, self.progress = game, kernel, limits, progress
+        self.search, self._rules = None, None
+
+    def _load(self, state):
+        if self.search is None or self._rules != state.rules:
+            self.search, self._rules = kernel_search(self.kernel, state.rules, self.limits), state.rules
+        self.search.set_position([list(s) for s in state.stacks], list(state.found))
+
+    def solve(self, state):
+        from ..solvers.result import SolveResult
+
+        start = time.perf_counter()
+        self._load(state)
+        found = self.search.solve()
+        if self.progress is not None:
+            self.progress(self.search.nodes)
+        line = [kernel_move(t) for t in self.search.line()] if found == 1 else []
+        if found == 1:
+            assert self.game.replay_moves(state, line).won(), "internal error: the kernel's line does not win"
+            status, verdict = "solved", "winnable"
+        elif found == 0:
+            status, verdict = "unsolvable", "unwinnable"
+        else:
+            status, verdict = ("timeout" if self.search.stopped == 1 else "memory-limit"), "unknown"
+        return SolveResult(self.game.name, "open", status, verdict, found >= 0, None, line,
+                           self.search.nodes, self.search.stored, time.perf_counter() - start, engine="kernel")
+
+    def value(self, state):
+        """(exact utility, True), or (None, False) if a limit stopped the search."""
+        self._load(state)
+        if self.limits.time_limit is None:
+            self.search.restart_clock(VALUE_SECONDS)
+        found = self.search.solve()
+        if found < 0:
+            return None, False
+        return self.game.utility(Outcome(True, None) if found else None), True
