@@ -293,6 +293,23 @@ def test_puzzles_agree_with_the_unpruned_reference(path):
     assert pruned.score == plain.score == meta.get("score")
 
 
+@pytest.mark.parametrize("path", boba_puzzles(), ids=lambda p: p.stem)
+def test_blind_play_never_beats_open_play_on_the_puzzles(path):
+    """Over every order of the puzzle's deck, the clairvoyant mean bounds best blind play: on each
+    order a blind strategy's result (win, score) is at best the open one."""
+    from solodeck.deals import load_deal
+
+    state = GAME.initial_state(load_deal(path))
+    orders = sorted(set(permutations(state.deck)))
+    wins = scores = 0
+    for order in orders:
+        result = solve_open(GAME, State(state.queues, state.discards, order, state.target, state.hand))
+        wins += result.verdict == "winnable"
+        scores += result.score or 0
+    blind = ExpectimaxSolver(GAME).value(state)
+    assert blind[0] <= wins / len(orders) + 1e-12 and blind[1] <= scores / len(orders) + 1e-9
+
+
 def test_puzzles_cover_both_directions():
     import tomllib
 
