@@ -127,6 +127,11 @@ class ExpectimaxSolver:
         if cached is not None:
             return cached
         if state.is_chance():
+            # A draw of several cards can have too many outcomes to list (The Sandwich Guy: C(44, 4)):
+            # a state may say how many (chance_count) so a state budget stops before listing them.
+            count = state.chance_count() if hasattr(state, "chance_count") else None
+            if count is not None and self.limits.max_states is not None and count > self.limits.max_states:
+                raise _Stop("memory-limit")
             outcomes = state.chance_outcomes()
             total = sum(w for _o, w in outcomes)
             p = s = 0.0

@@ -304,6 +304,21 @@ class SandwichGuy(Game):
                 best = (rank, move)
         return best[1] if best else None
 
+    def fast_rollouts(self, state, samples, seed):
+        """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the baseline policy, in
+        the kernel (ext/sandwich.pyx), which samples the same draws; None when it is not built."""
+        kernel = _kernel()
+        if kernel is None or state.is_chance():
+            return None
+        return [(Sandwich(cards), wins, total)
+                for cards, wins, total in kernel.rollouts(sorted(state.hand), list(state.deck), samples, seed)]
+
+
+def _kernel():
+    from ..ext import load
+
+    return load("sandwich")
+
 
 def count_sandwiches(cards) -> int:
     hand = sorted(cards)

@@ -1,0 +1,238 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The Sandwich Guy kernel: blind mode's rollouts (the hot loop of the blind policy) in C.
+
+It mirrors the reference engine (solodeck/games/sandwich.py) and solvers/sampling.py: the same
+legal moves in the same order (the hand's cards ascending, triples in lexicographic order), the
+same baseline policy, and the same sampled draws: a draw of n cards is a partial Fisher-Yates
+shuffle of the deck in ascending card order, position i swapped with i + next() mod (size - i),
+with splitmix64 seeded seed + i for sample i. Tests compare it with the Python rollouts sample
+for sample. Open mode needs no kernel (the generic search takes milliseconds per deal).
+
+Cards are solodeck's ints (suit * 13 + rank - 1); a card's value for the sandwich rule is card % 13.
+"""
+from libc.stdint cimport uint64_t
+from libc.string cimport memset
+
+cdef enum:
+    HAND_LIMIT = 8
+    MAX_HAND = 8
+    MAX_DECK = 52
+
+cdef int COMPLETE[13][13]   # bit c set: {a, b, c} is a sandwich (values 0..12)
+
+
+cdef void _init_complete():
+    cdef int a, b
+    for a in range(13):
+        for b in range(13):
+            if a == b:
+                COMPLETE[a][b] = 1 << a
+            else:
+                COMPLETE[a][b] = ((1 << ((2 * b - a + 26) % 13)) | (1 << ((2 * a - b + 26) % 13))
+                                  | (1 << ((a + b) * 7 % 13)))
+
+_init_complete()
+
+
+cdef inline uint64_t next_random(uint64_t* s) noexcept nogil:
+    """splitmix64: solodeck.solvers.sampling.SplitMix64 is the same generator in Python."""
+    s[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = s[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline bint sandwich(int a, int b, int c) noexcept nogil:
+    return (COMPLETE[a % 13][b % 13] >> (c % 13)) & 1
+
+
+cdef inline int draw_count(int a, int b, int c) noexcept nogil:
+    cdef int sa = a // 13, sb = b // 13, sc = c // 13
+    if sa == sb and sb == sc:
+        return 4
+    # black: spades 0, clubs 3; red: hearts 1, diamonds 2
+    cdef int ra = sa == 1 or sa == 2, rb = sb == 1 or sb == 2, rc = sc == 1 or sc == 2
+    if ra == rb and rb == rc:
+        return 3
+    return 2
+
+
+cdef int count_sandwiches(int* h, int n) noexcept nogil:
+    cdef int i, j, k, count = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            for k in range(j + 1, n):
+                count += sandwich(h[i], h[j], h[k])
+    return count
+
+
+cdef int legal_moves(int* h, int n, int* out) noexcept nogil:
+    """The sandwiches of the (ascending) hand as index triples, in the reference's order."""
+    cdef int i, j, k, m = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            for k in range(j + 1, n):
+                if sandwich(h[i], h[j], h[k]):
+                    out[3 * m] = i; out[3 * m + 1] = j; out[3 * m + 2] = k
+                    m += 1
+    return m
+
+
+cdef int kept_after(int* h, int n, int i, int j, int k, int* kept) noexcept nogil:
+    cdef int x, m = 0
+    for x in range(n):
+        if x != i and x != j and x != k:
+            kept[m] = h[x]
+            m += 1
+    return m
+
+
+cdef int baseline(int* h, int n, int deck_size, int* bi, int* bj, int* bk) noexcept nogil:
+    """The baseline policy (SandwichGuy.baseline_move): the most cards in hand after the draw,
+    then the most sandwiches among the cards kept, then the first in legal order. 0: no sandwich."""
+    cdef int i, j, k, m, drawn, size, count, best_size = -1, best_count = -1
+    cdef int kept[MAX_HAND]
+    for i in range(n):
+        for j in range(i + 1, n):
+            for k in range(j + 1, n):
+                if not sandwich(h[i], h[j], h[k]):
+                    continue
+                m = kept_after(h, n, i, j, k, kept)
+                drawn = draw_count(h[i], h[j], h[k])
+                if drawn > HAND_LIMIT - m:
+                    drawn = HAND_LIMIT - m
+                if drawn > deck_size:
+                    drawn = deck_size
+                size = m + drawn
+                if size < best_size:
+                    continue
+                count = count_sandwiches(kept, m)
+                if size > best_size or count > best_count:
+                    best_size = size; best_count = count
+                    bi[0] = i; bj[0] = j; bk[0] = k
+    return best_size >= 0
+
+
+cdef int discard_and_draw(int* h, int n, int i, int j, int k, int* deck, int* d, uint64_t* rng) noexcept nogil:
+    """Discard h[i], h[j], h[k]; draw the sampled cards; keep hand and deck ascending. New hand size."""
+    cdef int tmp[MAX_DECK]
+    cdef int taken[52]
+    cdef int kept[MAX_HAND + 4]
+    cdef int x, y, r, t, m, want = draw_count(h[i], h[j], h[k])
+    m = kept_after(h, n, i, j, k, kept)
+    if want > HAND_LIMIT - m:
+        want = HAND_LIMIT - m
+    if want > d[0]:
+        want = d[0]
+    if want > 0:
+        for x in range(d[0]):
+            tmp[x] = deck[x]
+        memset(taken, 0, sizeof(taken))
+        for x in range(want):  # partial Fisher-Yates over the ascending deck (the reference's sample_chance)
+            r = x + <int>(next_random(rng) % <uint64_t>(d[0] - x))
+            t = tmp[x]; tmp[x] = tmp[r]; tmp[r] = t
+            taken[tmp[x]] = 1
+        for x in range(want):  # insert into the ascending hand
+            t = tmp[x]
+            y = m
+            while y > 0 and kept[y - 1] > t:
+                kept[y] = kept[y - 1]
+                y -= 1
+            kept[y] = t
+            m += 1
+        y = 0
+        for x in range(d[0]):
+            if not taken[deck[x]]:
+                deck[y] = deck[x]
+                y += 1
+        d[0] = y
+    for x in range(m):
+        h[x] = kept[x]
+    return m
+
+
+cdef int play_out(int* h, int n, int* deck, int* d, uint64_t* rng, int* score) noexcept nogil:
+    """The baseline policy to the end from a decision; 1 = won (score = cards left in hand)."""
+    cdef int i = 0, j = 0, k = 0
+    while baseline(h, n, d[0], &i, &j, &k):
+        n = discard_and_draw(h, n, i, j, k, deck, d, rng)
+    score[0] = n
+    return d[0] == 0
+
+
+cdef tuple _arrays(hand, deck, int* h, int* dk):
+    hand = sorted(hand)
+    deck = sorted(deck)
+    if len(hand) > MAX_HAND or len(deck) > MAX_DECK:
+        raise ValueError("too many cards")
+    for x, c in enumerate(hand):
+        h[x] = c
+    for x, c in enumerate(deck):
+        dk[x] = c
+    return len(hand), len(deck)
+
+
+def legal(hand):
+    """[(a, b, c)] the sandwiches of ``hand``, in the reference's legal order."""
+    cdef int h[MAX_HAND]
+    cdef int dk[1]
+    cdef int out[3 * 56]
+    cdef int n, m, x
+    n, _ = _arrays(hand, (), h, dk)
+    m = legal_moves(h, n, out)
+    return [(h[out[3 * x]], h[out[3 * x + 1]], h[out[3 * x + 2]]) for x in range(m)]
+
+
+def baseline_move(hand, int deck_size):
+    """The baseline policy's (a, b, c), or None without a sandwich."""
+    cdef int h[MAX_HAND]
+    cdef int dk[1]
+    cdef int n, i = 0, j = 0, k = 0
+    n, _ = _arrays(hand, (), h, dk)
+    if not baseline(h, n, deck_size, &i, &j, &k):
+        return None
+    return (h[i], h[j], h[k])
+
+
+def playout(hand, deck, uint64_t seed):
+    """One game of the baseline policy from a decision, draws sampled with splitmix64 seeded
+    ``seed``: (won, cards left in hand)."""
+    cdef int h[MAX_HAND]
+    cdef int dk[MAX_DECK]
+    cdef int n, d, score = 0
+    cdef uint64_t rng = seed
+    n, d = _arrays(hand, deck, h, dk)
+    won = play_out(h, n, dk, &d, &rng, &score)
+    return bool(won), score
+
+
+def rollouts(hand, deck, int samples, uint64_t seed):
+    """[((a, b, c), wins, score_sum)] for each legal move of the decision (hand, deck): the move,
+    then the baseline policy, over ``samples`` sampled draws (sample k seeded seed + k)."""
+    cdef int h0[MAX_HAND]
+    cdef int d0[MAX_DECK]
+    cdef int h[MAX_HAND]
+    cdef int dk[MAX_DECK]
+    cdef int out[3 * 56]
+    cdef int n0, dsize0, m, x, s, n, d, wins, score, total
+    cdef uint64_t rng
+    n0, dsize0 = _arrays(hand, deck, h0, d0)
+    m = legal_moves(h0, n0, out)
+    result = []
+    for x in range(m):
+        wins = total = 0
+        with nogil:
+            for s in range(samples):
+                rng = seed + <uint64_t>s
+                for n in range(n0):
+                    h[n] = h0[n]
+                for d in range(dsize0):
+                    dk[d] = d0[d]
+                d = dsize0
+                n = discard_and_draw(h, n0, out[3 * x], out[3 * x + 1], out[3 * x + 2], dk, &d, &rng)
+                if play_out(h, n, dk, &d, &rng, &score):
+                    wins += 1
+                    total += score
+        result.append(((h0[out[3 * x]], h0[out[3 * x + 1]], h0[out[3 * x + 2]]), wins, total))
+    return result

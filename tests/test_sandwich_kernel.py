@@ -1,0 +1,78 @@
+"""The Sandwich Guy kernel (ext/sandwich.pyx) against the reference engine: legal moves, the
+baseline policy, single playouts and whole rollout tables, sample for sample."""
+import random
+
+import pytest
+
+from solodeck.api import advance_chance
+from solodeck.ext import extensions_disabled, load
+from solodeck.games.sandwich import State
+from solodeck.registry import get_game
+from solodeck.solvers.sampling import SplitMix64, play_out, rollout_stats
+
+GAME = get_game("sandwich")
+KERNEL = load("sandwich")
+needs_kernel = pytest.mark.skipif(KERNEL is None, reason="kernel not built or SOLODECK_NO_EXTENSIONS=1")
+
+
+def test_the_kernel_is_built_unless_disabled():
+    # setup.py compiles it on a normal install; only SOLODECK_NO_EXTENSIONS=1 may hide it
+    assert KERNEL is not None or extensions_disabled()
+
+
+def positions(n, seed):
+    """Decision positions along random lines of seeded deals, from the deal to the last draws."""
+    rng = random.Random(seed)
+    out = []
+    for deal in range(n):
+        s = advance_chance(GAME.initial_state(GAME.new_deal(deal)))
+        while s.outcome() is None:
+            out.append(s)
+            s = advance_chance(s.play(rng.choice(s.legal_moves())))
+        out.append(s)
+    return out
+
+
+def reference_rollouts(state, samples, seed):
+    """solvers/sampling.py's rollouts with the kernel hook switched off."""
+    GAME.fast_rollouts = lambda *args: None
+    try:
+        return rollout_stats(GAME, state, samples, seed)
+    finally:
+        del GAME.fast_rollouts
+
+
+@needs_kernel
+def test_legal_moves_and_baseline_equal_the_reference():
+    for s in positions(20, seed=1):
+        assert [m.cards for m in s.legal_moves()] == KERNEL.legal(sorted(s.hand))
+        expected = GAME.baseline_move(s)
+        assert KERNEL.baseline_move(sorted(s.hand), len(s.deck)) == (expected.cards if expected else None)
+
+
+@needs_kernel
+def test_single_playouts_equal_the_reference():
+    for i, s in enumerate(positions(6, seed=2)):
+        final = play_out(GAME, s, SplitMix64(1000 + i), GAME.baseline_move)
+        won, score = KERNEL.playout(sorted(s.hand), list(s.deck), 1000 + i)
+        assert won == final.outcome().won and score == len(final.hand)
+
+
+@needs_kernel
+def test_rollout_tables_equal_the_reference_sample_for_sample():
+    checked = 0
+    for s in positions(4, seed=3)[::3]:
+        if s.outcome() is not None:
+            continue
+        kernel = GAME.fast_rollouts(s, 24, 99)
+        assert kernel == reference_rollouts(s, 24, 99)
+        checked += any(0 < wins < 24 for _m, wins, _t in kernel)
+    assert checked  # some moves neither always win nor always lose
+
+
+@needs_kernel
+def test_rollouts_ignore_the_deck_order():
+    s = positions(1, seed=4)[2]
+    shuffled = list(s.deck)
+    random.Random(0).shuffle(shuffled)
+    assert GAME.fast_rollouts(State(s.hand, tuple(shuffled)), 32, 5) == GAME.fast_rollouts(s, 32, 5)
