@@ -2,6 +2,7 @@
 puzzles checked by an independent search, hint files, and blind mode against brute force."""
 import json
 import random
+import time
 import tomllib
 from functools import lru_cache
 from itertools import combinations, permutations
@@ -18,9 +19,9 @@ from solodeck.errors import MoveError
 from solodeck.games.sandwich import (SUIT_PERMS, VALUE_MAPS, State, count_sandwiches, image_table,
                                      is_sandwich, parse_move)
 from solodeck.registry import get_game
-from solodeck.solvers import DepthFirstSolver
+from solodeck.solvers import DepthFirstSolver, Limits
 from solodeck.solvers.expectimax import LOSS, ExpectimaxSolver, better
-from solodeck.solvers.sampling import SplitMix64
+from solodeck.solvers.sampling import BlindPolicy, SplitMix64, solve_blind
 
 GAME = get_game("sandwich")
 PERFT = Path(__file__).parent / "data" / "sandwich_move_counts.json"
@@ -441,6 +442,29 @@ def test_blind_solve_and_hint_files(cli, tmp_path):
     data["decisions"][0]["played"] = data["decisions"][0]["moves"][-1]["move"]
     hints.write_text(json.dumps(data))
     assert cli("verify", deal, hints).returncode == 1
+
+
+def test_limits_are_never_answers_and_estimates_say_so():
+    s = GAME.initial_state(GAME.new_deal(0))  # 44 cards to come: far beyond an exact tree
+    start = time.perf_counter()
+    result = ExpectimaxSolver(GAME, Limits(max_states=500)).solve(s)
+    assert result.status == "memory-limit" and not result.exact and result.verdict == "unknown"
+    assert time.perf_counter() - start < 5  # C(44, 4) draws are never listed under a small budget
+    assert ExpectimaxSolver(GAME, Limits(time_limit=0.2)).solve(s).status == "timeout"
+    estimate = solve_blind(GAME, s, Limits(max_states=500), samples=8)
+    assert estimate.status == "estimated" and not estimate.exact and estimate.samples == 8
+    assert estimate.interval[0] <= estimate.win_probability <= estimate.interval[1]
+
+
+def test_the_blind_policy_never_sees_the_order_of_the_deck():
+    rng = random.Random(8)
+    policy = BlindPolicy(GAME, samples=6)
+    for s in random_positions(4, rng, steps=(1, 12)):
+        if s.outcome() is not None:
+            continue
+        deck = list(s.deck)
+        rng.shuffle(deck)
+        assert policy.rank(State(s.hand, tuple(deck))) == policy.rank(s)
 
 
 def test_play_command(cli):
