@@ -36,11 +36,12 @@ class _Stop(Exception):
         self.status = status
 
 
-def better(a, b) -> bool:
-    """Is value a = (P(win), E[score x win]) strictly better than b?"""
+def better(a, b, lower: bool = False) -> bool:
+    """Is value a = (P(win), E[score x win]) strictly better than b? ``lower``: the game's
+    score is better lower (game.score_sense), so among equal win chances the smaller score wins."""
     if abs(a[0] - b[0]) > _TIE:
         return a[0] > b[0]
-    return a[1] > b[1] + _TIE
+    return a[1] < b[1] - _TIE if lower else a[1] > b[1] + _TIE
 
 
 class ExpectimaxSolver:
@@ -48,6 +49,7 @@ class ExpectimaxSolver:
         if game.has_hidden:
             raise UnsupportedError(f"{game.name}: blind mode needs every hidden card to be a future draw")
         self.game, self.limits, self.progress = game, limits or Limits(), progress
+        self.lower = game.score_sense == "lower"
         # A compiled exact valuer (the game's kernel), or None: then everything runs here.
         hook = getattr(game, "fast_expectimax", None)
         self.kernel = hook(self.limits) if hook is not None and use_kernel else None
@@ -76,7 +78,8 @@ class ExpectimaxSolver:
             except _Stop as stop:
                 self._stopped = stop.status
                 ranked.append((move, None))
-        ranked.sort(key=lambda mv: (mv[1] is not None, *(mv[1] or LOSS)), reverse=True)
+        sign = -1 if self.lower else 1
+        ranked.sort(key=lambda mv: (mv[1] is not None, (mv[1] or LOSS)[0], sign * (mv[1] or LOSS)[1]), reverse=True)
         return ranked
 
     def solve(self, state) -> SolveResult:
@@ -144,7 +147,7 @@ class ExpectimaxSolver:
             value = LOSS
             for move in state.legal_moves():
                 child = self._value(state.play(move))
-                if better(child, value):
+                if better(child, value, self.lower):
                     value = child
         if self.limits.max_states is not None and len(self.table) >= self.limits.max_states:
             raise _Stop("memory-limit")

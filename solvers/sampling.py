@@ -109,7 +109,7 @@ def estimated_rows(game, state, samples: int, seed: int = 0) -> list:
         lo, hi = wilson_interval(wins, samples)
         rows.append({"move": move, "win_probability": wins / samples, "interval": [lo, hi],
                      "samples": samples, "expected_score": total / wins if wins else None,
-                     "exact": False, "_rank": (wins, total)})
+                     "exact": False, "_rank": (wins, -total if game.score_sense == "lower" else total)})
     rows.sort(key=lambda r: r["_rank"], reverse=True)  # stable: ties keep the legal order
     for r in rows:
         del r["_rank"]

@@ -21,7 +21,7 @@ from solodeck.games.sandwich import (SUIT_PERMS, VALUE_MAPS, State, count_sandwi
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits
 from solodeck.solvers.expectimax import LOSS, ExpectimaxSolver, better
-from solodeck.solvers.sampling import BlindPolicy, SplitMix64, solve_blind
+from solodeck.solvers.sampling import BlindPolicy, SplitMix64, estimated_rows, exact_rows, solve_blind
 
 GAME = get_game("sandwich")
 PERFT = Path(__file__).parent / "data" / "sandwich_move_counts.json"
@@ -382,7 +382,7 @@ def brute_force(s, orders):
     best = LOSS
     for m in s.legal_moves():
         value = brute_force(s.play(m), orders)
-        if better(value, best):
+        if better(value, best, lower=True):  # among equal win chances, fewer cards left is better
             best = value
     return best
 
@@ -442,6 +442,24 @@ def test_blind_solve_and_hint_files(cli, tmp_path):
     data["decisions"][0]["played"] = data["decisions"][0]["moves"][-1]["move"]
     hints.write_text(json.dumps(data))
     assert cli("verify", deal, hints).returncode == 1
+
+
+def test_blind_mode_prefers_fewer_cards_left():
+    """With the deck gone, blind and open coincide: among wins the best move leaves the fewest
+    cards, in the exact ranking and in the rollout estimator's."""
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(40):
+        s = endgame(rng, 7, 0)
+        scores = {m: oracle(s.play(m).hand, ()) for m in s.legal_moves()}
+        if len(set(scores.values())) < 2:
+            continue
+        checked += 1
+        exact = exact_rows(GAME, s, Limits())
+        assert exact[0]["expected_score"] == min(scores.values())
+        assert [r["expected_score"] for r in exact] == sorted(scores.values())
+        assert estimated_rows(GAME, s, 4)[0]["expected_score"] == min(scores.values())
+    assert checked >= 3
 
 
 def test_limits_are_never_answers_and_estimates_say_so():
