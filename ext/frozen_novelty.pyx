@@ -449,8 +449,14 @@ cdef class Search:
                     base = 20
                 if kind == MOVE:
                     p = base + (2 if self.height[dst] else 4)
+                elif self.height[dst] == 0:
+                    p = base + 5
+                elif self.variant != V_VERY_HARD:
+                    p = base + 3
                 else:
-                    p = base + (3 if self.height[dst] else 5)
+                    top = self.stack[dst][self.height[dst] - 1] >> 1
+                    card = self.stack[src][self.height[src] - 1] >> 1
+                    p = base + (3 if rank_of(top) > rank_of(card) else 6)
             # stable insertion by priority
             k = cnt
             while k > 0 and prio[k - 1] > p:

@@ -324,7 +324,13 @@ class State:
         base = 0 if digs and not buries else (10 if not buries else 20)
         if m.kind == "move":
             return base + (2 if stacks[m.dst] else 4)
-        return base + (3 if stacks[m.dst] else 5)
+        if not stacks[m.dst]:
+            return base + 5
+        if self.rules.variant != "very-hard":
+            return base + 3
+        # Very hard: a card put in a Down stack stays there until it is turned up, so it had
+        # better be wanted before the card it covers: a lower rank first.
+        return base + (3 if rank(card_of(stacks[m.dst][-1])) > rank(card_of(s[-1])) else 6)
 
     def _needed_depths(self):
         """Per stack: how many cards lie above the shallowest card a foundation needs next (None
