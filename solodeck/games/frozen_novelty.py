@@ -577,6 +577,8 @@ class FrozenSolver:
             self.nodes += 1
             if self.nodes % _CHECK_EVERY == 0:
                 self._check(len(index))
+            if self.limits.max_states is not None and len(index) + len(self.table) >= self.limits.max_states:
+                raise _Stop("memory-limit")
             key = state.key()
             index[key] = n = len(index)
             scc.append(key)
