@@ -1,0 +1,162 @@
+"""The Frozen Novelty kernel (ext/frozen_novelty.pyx) against the pure-Python reference.
+
+* Moves: along random lines of every variant, the kernel's legal moves (in order), its search
+  moves (pruned and ordered), its safe move and its position after each move equal the
+  reference's; make/unmake restores the position and its key.
+* Keys: two positions have equal kernel keys exactly when they have equal reference keys.
+* Verdicts: the kernel's verdict equals the reference search's (and the plain unpruned one's) on
+  many small positions, wins and losses; the same search, so the same number of nodes too.
+* Lines, limits and the table kept across solves.
+"""
+import random
+
+import pytest
+
+from solodeck.ext import load
+from solodeck.games.frozen_novelty import (VARIANTS, FrozenSolver, KernelSolver, kernel_move, kernel_search,
+                                           kernel_tuple)
+from solodeck.registry import get_game
+from solodeck.solvers import Limits
+from test_frozen_novelty import DECK_TO_DECK, EMPTY_DECK, STUCK, perturbed, position, small_position
+
+KERNEL = load("frozen_novelty")
+pytestmark = pytest.mark.skipif(KERNEL is None, reason="kernel not built or SOLODECK_NO_EXTENSIONS=1")
+GAME = get_game("frozen-novelty")
+
+
+def loaded(state, limits=None):
+    search = kernel_search(KERNEL, state.rules, limits or Limits(memory_mb=16))
+    search.set_position([list(s) for s in state.stacks], list(state.found))
+    return search
+
+
+def lines(rng, count, plies):
+    """(state) along random lines from seeded deals in every variant, favouring progress."""
+    for i in range(count):
+        variant = VARIANTS[i % 5]
+        state = GAME.initial_state(GAME.new_deal(100 + i, {"variant": variant}))
+        for _ in range(plies):
+            legal = state.legal_moves()
+            yield state
+            if not legal:
+                break
+            good = [m for m in legal if m.kind in ("found", "flip")]
+            state = state.play(rng.choice(good if good and rng.random() < 0.4 else legal))
+
+
+def test_moves_positions_and_safe_moves_equal_the_reference():
+    rng = random.Random(8)
+    checked = 0
+    for state in lines(rng, 80, 200):
+        search = loaded(state)
+        assert [kernel_move(t) for t in search.legal_moves()] == state.legal_moves()
+        assert [kernel_move(t) for t in search.search_moves()] == state.search_moves()
+        safe = search.safe_move()
+        assert (kernel_move(safe) if safe else None) == state.safe_move()
+        for move in state.legal_moves():
+            assert search.make_unmake(*kernel_tuple(move))
+        if state.legal_moves():
+            move = rng.choice(state.legal_moves())
+            assert search.play(*kernel_tuple(move))
+            after = state.play(move)
+            stacks, found = search.position()
+            assert tuple(map(tuple, stacks)) == after.stacks and tuple(found) == after.found
+        checked += 1
+    assert checked > 3000, checked
+
+
+def test_kernel_plays_only_legal_moves():
+    state = position(STUCK)
+    search = loaded(state)
+    assert not search.play(2, 0, 4, 1)  # JS onto the K of hearts: not legal
+    assert search.position()[0] == [list(s) for s in state.stacks]
+
+
+def test_keys_agree_with_the_reference():
+    rng = random.Random(9)
+    seen = {}
+    for state in lines(rng, 10, 120):
+        k = loaded(state).key()
+        ref = (state.rules.variant, state.key())
+        if k in seen:
+            assert seen[k] == ref
+        seen[k] = ref
+        # the twin position (interchangeable empty stacks) has the same key
+        for move in state.legal_moves():
+            if move.dst >= 0 and not state.stacks[move.dst]:
+                for twin in state.legal_moves():
+                    if (twin.kind, twin.src, twin.n) == (move.kind, move.src, move.n) and twin.dst != move.dst:
+                        a, b = state.play(move), state.play(twin)
+                        assert (a.key() == b.key()) == (loaded(a).key() == loaded(b).key())
+    assert len(seen) == len(set(seen.values()))
+
+
+def test_verdicts_and_node_counts_equal_the_reference():
+    rng = random.Random(2027)
+    verdicts = []
+    states = [small_position(rng, VARIANTS[i % 5], rng.randint(4, 12)) for i in range(200)]
+    for state in states + list(perturbed(rng)):
+        ref = FrozenSolver(GAME).solve(state)
+        kernel = KernelSolver(GAME, KERNEL, Limits()).solve(state)
+        assert kernel.exact and ref.exact and kernel.verdict == ref.verdict
+        assert kernel.nodes == ref.nodes  # the same search in both
+        if kernel.verdict == "winnable":
+            assert GAME.replay_moves(state, kernel.line).won()
+        verdicts.append(kernel.verdict)
+    assert verdicts.count("unwinnable") >= 20 and verdicts.count("winnable") >= 150
+
+
+@pytest.mark.parametrize("pos, variant, winnable", [(EMPTY_DECK, "standard", True), (EMPTY_DECK, "hard", False),
+                                                    (DECK_TO_DECK, "hard", True), (DECK_TO_DECK, "very-hard", False)])
+def test_known_positions(pos, variant, winnable):
+    state = position(pos, variant)
+    result = KernelSolver(GAME, KERNEL, Limits()).solve(state)
+    assert result.engine == "kernel" and result.exact
+    assert result.verdict == ("winnable" if winnable else "unwinnable")
+
+
+def test_seeded_deals_lines_replay_and_match_the_reference():
+    for seed in range(6):
+        variant = VARIANTS[seed % 5]
+        state = GAME.initial_state(GAME.new_deal(seed, {"variant": variant}))
+        kernel = KernelSolver(GAME, KERNEL, Limits(time_limit=30)).solve(state)
+        ref = FrozenSolver(GAME, Limits(time_limit=30)).solve(state)
+        assert kernel.verdict == ref.verdict == "winnable"
+        assert kernel.line == ref.line  # same moves, same order, same search
+        assert GAME.replay_moves(state, kernel.line).won()
+
+
+def test_table_is_kept_across_solves_and_values():
+    state = position(EMPTY_DECK, "standard")
+    solver = KernelSolver(GAME, KERNEL, Limits())
+    first = solver.solve(state)
+    assert first.verdict == "winnable"
+    nodes = solver.search.nodes
+    assert solver.value(state) == ((1, 0), True)
+    assert solver.search.nodes == nodes  # answered by the table
+    child = state.play(state.legal_moves()[0])  # flip D1: lost
+    assert solver.value(child) == ((0, 0), True)
+    # a win stored by an earlier search, reached again from a twin position, still gives a line
+    twin = state.play(GAME.parse_move("down D1 -> D3"))
+    again = solver.solve(twin)
+    assert again.verdict == "winnable" and GAME.replay_moves(twin, again.line).won()
+
+
+def test_limits_give_unknown():
+    state = GAME.initial_state(GAME.new_deal(0))
+    result = KernelSolver(GAME, KERNEL, Limits(max_states=10)).solve(state)
+    assert result.verdict == "unknown" and result.status == "memory-limit" and not result.exact
+    # a search that needs more than one clock check: stopped at once
+    hard = position(STUCK, "standard")
+    deep = next(s for s in perturbed(random.Random(2026)) if FrozenSolver(GAME, prune=True).solve(s).nodes > 5000)
+    result = KernelSolver(GAME, KERNEL, Limits(time_limit=1e-9)).solve(deep)
+    assert result.verdict == "unknown" and result.status == "timeout"
+    assert KernelSolver(GAME, KERNEL, Limits()).solve(hard).verdict == "unwinnable"
+
+
+def test_small_table_still_exact():
+    """A table too small for the search stops it (memory-limit), never a wrong verdict."""
+    deep = next(s for s in perturbed(random.Random(2026)) if FrozenSolver(GAME).solve(s).nodes > 5000)
+    small = KernelSolver(GAME, KERNEL, Limits(memory_mb=0.05)).solve(deep)
+    assert small.verdict in ("unwinnable", "unknown")
+    assert KernelSolver(GAME, KERNEL, Limits(memory_mb=1)).solve(deep).verdict == "unwinnable"
