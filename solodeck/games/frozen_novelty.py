@@ -466,6 +466,18 @@ def _state_from_position(rules: Rules, position: dict, source: str) -> State:
     return State(rules, tuple(stacks), tuple(found))
 
 
+def position_form(state: State) -> dict:
+    """The ``[position]`` table of a state (the inverse of _state_from_position)."""
+    out = {}
+    for j, s in enumerate(state.stacks):
+        if s:
+            out[NAMES[j]] = " ".join(C.format_card(card_of(c)) if is_up(c) else f"({C.format_card(card_of(c))})"
+                                     for c in reversed(s))
+    tops = [C.format_card(s * 13 + r - 1) for s, r in enumerate(state.found) if r]
+    out["foundations"] = " ".join(tops)
+    return out
+
+
 # -- the exact open-mode search -------------------------------------------------------------------
 WIN, LOST = "win", "lost"
 BYTES_PER_ENTRY = 1500  # a key (12 stack tuples in groups) with its table slot, roughly
