@@ -45,14 +45,16 @@ def kernels():
     from Cython.Build import cythonize
     from setuptools import Extension
 
-    modules = [Extension(f"solodeck.ext.{os.path.splitext(os.path.basename(s))[0]}", [s],
-                         extra_compile_args=["-O3"]) for s in sources]
-    try:
-        return cythonize(modules, language_level=3, compiler_directives={
-            "boundscheck": False, "wraparound": False, "cdivision": True, "initializedcheck": False})
-    except Exception as exc:  # a kernel that does not translate must not stop the install
-        print(f"warning: Cython kernels not translated ({exc}); solodeck will use the pure-Python engines")
-        return []
+    built = []
+    for source in sources:  # one at a time: a kernel that does not translate must not stop the others
+        name = f"solodeck.ext.{os.path.splitext(os.path.basename(source))[0]}"
+        try:
+            built += cythonize([Extension(name, [source], extra_compile_args=["-O3"])], language_level=3,
+                               compiler_directives={"boundscheck": False, "wraparound": False,
+                                                    "cdivision": True, "initializedcheck": False})
+        except Exception as exc:
+            print(f"warning: kernel {name} not translated ({exc}); its game uses the pure-Python engine")
+    return built
 
 
 setup(
