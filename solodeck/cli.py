@@ -218,7 +218,10 @@ def cmd_solve(args) -> int:
     score_name = game.score_name or "score"
     if result.verdict == "winnable":
         how = "proven best" if result.exact else f"best found; not proven optimal ({result.status})"
-        print(f"verdict: winnable, {score_name}: {result.score} ({how})")
+        if game.score_name is None:  # a game without a score: the win is the whole answer
+            print(f"verdict: winnable ({'proven' if result.exact else result.status})")
+        else:
+            print(f"verdict: winnable, {score_name}: {result.score} ({how})")
     elif result.verdict == "unwinnable":
         print("verdict: unwinnable (proven by exhaustive search)")
     else:
