@@ -155,18 +155,42 @@ class Game:
         return advance_chance(state)
 
 
-class NumberDeckGame(Game):
-    """A game dealt from one shuffled pile, ``deck``: the 40 number cards A-T (Syndicate, Foursquare)."""
+class OneDeckGame(Game):
+    """A game dealt from one shuffled pile, ``deck``: the 52 cards (The Sandwich Guy, Boba)."""
 
-    piles = {"deck": "the 40 number cards A-T, top first"}
+    piles = {"deck": "the 52 cards, top first"}
+    number_cards_only = False
 
     def seeded_piles(self, seed, options):
         from .shuffle import shuffled
 
-        return {"deck": shuffled(C.standard_deck(number_cards_only=True), seed)}
+        return {"deck": shuffled(C.standard_deck(number_cards_only=self.number_cards_only), seed)}
 
     def check_piles(self, piles, source):
-        check_exact_pile(piles["deck"], C.standard_deck(number_cards_only=True), source, "deck")
+        check_exact_pile(piles["deck"], C.standard_deck(number_cards_only=self.number_cards_only), source, "deck")
+
+
+class NumberDeckGame(OneDeckGame):
+    """One pile of the 40 number cards A-T (Syndicate, Foursquare)."""
+
+    piles = {"deck": "the 40 number cards A-T, top first"}
+    number_cards_only = True
+
+
+def value_counts(deck) -> list:
+    """[(value, how many)] of a deck of values, sorted: the outcomes of drawing one of them."""
+    counts: dict = {}
+    for v in deck:
+        counts[v] = counts.get(v, 0) + 1
+    return sorted(counts.items())
+
+
+def without_first(deck: tuple, v) -> tuple:
+    """The deck after drawing value ``v``: its first ``v`` leaves. The rest stays in deal order, so
+    the remaining order depends only on which values were drawn, never on the order they came in:
+    one key serves open mode (the dealt card) and blind mode (any card of the composition)."""
+    i = deck.index(v)
+    return deck[:i] + deck[i + 1:]
 
 
 def advance_chance(state):

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from .. import cards as C
-from ..api import NO_WIN, Deal, Game, Outcome, check_exact_pile
+from ..api import NO_WIN, Deal, OneDeckGame, Outcome, value_counts, without_first
 from ..errors import DealError, MoveError
 
 QUEUES = 4
@@ -116,17 +116,13 @@ class State:
         return not self.lost and (self.burn or (self.target is not None and self.hand is None))
 
     def chance_outcomes(self):
-        counts: dict[int, int] = {}
-        for v in self.deck:
-            counts[v] = counts.get(v, 0) + 1
-        return sorted(counts.items())
+        return value_counts(self.deck)
 
     def dealt_outcome(self):
         return self.deck[0]
 
     def apply_chance(self, v):
-        i = self.deck.index(v)
-        deck = self.deck[:i] + self.deck[i + 1:]
+        deck = without_first(self.deck, v)
         if self.burn:  # the kick's second discard
             discards = _add(self.discards, v)
             if max(discards) >= COPIES or not deck:  # lost, or the kick emptied the deck: a win
@@ -264,7 +260,7 @@ NO_DISCARDS = (0,) * (TOP)  # index 0 unused, 1..13
 
 
 # -- the game -------------------------------------------------------------------------------
-class Boba(Game):
+class Boba(OneDeckGame):
     name = "boba"
     aliases = ("boba-tea",)
     title = "The First Boba Tea Shop in London"
@@ -274,14 +270,6 @@ class Boba(Game):
     score_sense = "higher"
     modes = ("open", "blind")
     piles = {"deck": "the 52 cards, top first; the first four start queues 1-4"}
-
-    def seeded_piles(self, seed, options):
-        from ..shuffle import shuffled
-
-        return {"deck": shuffled(C.standard_deck(), seed)}
-
-    def check_piles(self, piles, source):
-        check_exact_pile(piles["deck"], C.standard_deck(), source, "deck")
 
     def initial_state(self, deal: Deal) -> State:
         if deal.position is not None:

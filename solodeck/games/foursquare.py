@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import time
 
 from .. import cards as C
-from ..api import NO_WIN, Deal, NumberDeckGame, Outcome, advance_chance
+from ..api import NO_WIN, Deal, NumberDeckGame, Outcome, advance_chance, value_counts, without_first
 from ..errors import DealError, MoveError
 
 SIDE = 4           # the grid is at most 4 x 4
@@ -70,17 +70,13 @@ class State:
         return self.hand is None and bool(self.deck) and not self.won
 
     def chance_outcomes(self):
-        counts: dict[int, int] = {}
-        for v in self.deck:
-            counts[v] = counts.get(v, 0) + 1
-        return sorted(counts.items())
+        return value_counts(self.deck)
 
     def dealt_outcome(self):
         return self.deck[0]
 
     def apply_chance(self, value):
-        i = self.deck.index(value)
-        deck = self.deck[:i] + self.deck[i + 1:]
+        deck = without_first(self.deck, value)
         if not self.piles:  # the first card drawn starts the grid at the origin
             return State({(0, 0): (value, True, 1)}, deck)
         return State(self.piles, deck, value)

@@ -18,7 +18,7 @@ from itertools import combinations
 from math import comb
 
 from .. import cards as C
-from ..api import Deal, Game, Outcome, check_exact_pile
+from ..api import Deal, OneDeckGame, Outcome
 from ..errors import DealError, MoveError
 
 HAND_LIMIT = 8
@@ -263,7 +263,7 @@ class State:
         return f"hand ({len(self.hand)}): {hand}\n{deck}{pending}"
 
 
-class SandwichGuy(Game):
+class SandwichGuy(OneDeckGame):
     name = "sandwich-guy"
     aliases = ("sandwich",)
     title = "The Sandwich Guy"
@@ -273,14 +273,6 @@ class SandwichGuy(Game):
     score_sense = "lower"
     modes = ("open", "blind")
     piles = {"deck": "the 52 cards, top first (the top 8 form the hand)"}
-
-    def seeded_piles(self, seed, options):
-        from ..shuffle import shuffled
-
-        return {"deck": shuffled(C.standard_deck(), seed)}
-
-    def check_piles(self, piles, source):
-        check_exact_pile(piles["deck"], C.standard_deck(), source, "deck")
 
     def initial_state(self, deal: Deal) -> State:
         if deal.position is not None:
