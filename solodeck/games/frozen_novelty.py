@@ -539,7 +539,9 @@ class FrozenSolver:
         from ..solvers.result import SolveResult
 
         start = time.perf_counter()
-        if self._deadline is None and self.limits.time_limit is not None:
+        if self.limits.time_limit is None:
+            self._deadline = None  # a value() before may have set its own budget
+        elif self._deadline is None:
             self._deadline = start + self.limits.time_limit
         try:
             found, line = self._search(state)
@@ -703,6 +705,8 @@ class KernelSolver:
 
         start = time.perf_counter()
         self._load(state)
+        if self.limits.time_limit is None:
+            self.search.restart_clock(0.0)  # a value() before may have set its own budget
         found = self.search.solve()
         if self.progress is not None:
             self.progress(self.search.nodes)
