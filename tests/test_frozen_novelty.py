@@ -45,6 +45,10 @@ EMPTY_DECK = {"U1": "KH", "U2": "KD", "U3": "KC", "U4": "KS", "W1": "4S", "W2": 
 # only finds the K♦, which frees no stack that could take the J♥.
 DECK_TO_DECK = dict(EMPTY_DECK, D2="(QD)", D1="(JH) (2S) (3S) (5S) (7S) (9S) (JS) (QS) (TH) (JD) (QH) (QC)",
                     foundations="AS 9H TD JC")
+# C: as A, but the 10 of spades on W4 is face down: its back (S H C) fits the J of hearts' (H C D),
+# so the J goes face down onto it, Deck to Down, legal even in very hard; the 4, 6 and 8 of spades
+# then go home and free Down stacks for the cards that cover the 10.
+DOWN_FITS = dict(EMPTY_DECK, W4="(TS)")
 # Z: every stack blocked; the only moves turn up or shuffle the 3♠ and 5♠, which go nowhere.
 STUCK = {"U1": "KH", "U2": "KD", "U3": "KC", "U4": "KS", "D1": "JS (2S) (4S) (6S)", "D2": "JH (8S) (TS) (QS)",
          "D3": "JD (TH) (QH)", "D4": "JC (TD) (QD) (TC) (QC)", "W1": "9S", "W2": "7S", "W3": "(5S)", "W4": "(3S)",
@@ -53,6 +57,7 @@ KNOWN = [  # (position, variant, winnable?)
     (EMPTY_DECK, "standard", True), (EMPTY_DECK, "easy", True), (EMPTY_DECK, "very-easy", True),
     (EMPTY_DECK, "hard", False), (EMPTY_DECK, "very-hard", False),
     (DECK_TO_DECK, "hard", True), (DECK_TO_DECK, "standard", True), (DECK_TO_DECK, "very-hard", False),
+    (DOWN_FITS, "very-hard", True), (DOWN_FITS, "hard", True),
     *[(STUCK, v, False) for v in VARIANTS],
 ]
 
@@ -289,7 +294,7 @@ def test_cli_errors_are_one_line(tmp_path, cli):
 
 # -- verdicts ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("pos, variant, winnable", KNOWN,
-                         ids=[f"{['empty-deck', 'deck-to-deck', 'stuck'][[EMPTY_DECK, DECK_TO_DECK, STUCK].index(p)]}-{v}"
+                         ids=[f"{['empty-deck', 'deck-to-deck', 'down-fits', 'stuck'][[EMPTY_DECK, DECK_TO_DECK, DOWN_FITS, STUCK].index(p)]}-{v}"
                               for p, v, _w in KNOWN])
 def test_known_verdicts_pruned_unpruned_and_fastest(pos, variant, winnable):
     state = position(pos, variant)
