@@ -128,6 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="open mode: the table's cap per worker (default 512)")
     p.add_argument("--samples", type=_positive_int, default=64, metavar="N",
                    help="blind mode: rollouts per move where the exact tree is too big (default 64)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a game option for every deal, e.g. --option variant=hard (repeatable; "
+                        "`solodeck rules GAME` lists them)")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="run on this Dask distributed scheduler instead of local processes")
     p.add_argument("--out", metavar="DIR", help="output folder (default results/GAME)")
@@ -353,7 +356,8 @@ def cmd_analyze(args) -> int:
     else:
         modes = [args.mode]
     out = Path(args.out or Path("results") / game.name)
-    settings = Settings(game.name, modes, args.time_limit, args.memory, args.samples)
+    options = game.resolve_options(dict(_key_value(text) for text in args.option), "--option")
+    settings = Settings(game.name, modes, args.time_limit, args.memory, args.samples, options)
     seeds = range(args.first_seed, args.first_seed + args.deals)
     summary = analyze(settings, seeds, out, jobs=args.jobs, scheduler=args.scheduler, resume=args.resume,
                       progress=not (args.quiet or args.json))
@@ -368,6 +372,14 @@ def cmd_analyze(args) -> int:
         print(f"written: {out / 'deals.csv'}, {out / 'summary.json'}, {out / 'plots.png'}; "
               f"cross-game table: {out.parent / 'README.md'}")
     return 0
+
+
+def _key_value(text):
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise UnsupportedError(f"--option {text!r}: expected KEY=VALUE, e.g. variant=hard")
+    value = value.strip()
+    return key.strip(), int(value) if value.lstrip("-").isdigit() else value
 
 
 def _solve_with_engine(args, game, limits, solver, start):

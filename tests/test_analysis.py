@@ -153,6 +153,8 @@ def test_bad_requests_are_one_line_errors(tmp_path, cli):
     assert proc.returncode == 2 and "unknown game" in proc.stderr
     proc = cli("analyze", "syndicate", "--deals", 0)
     assert proc.returncode == 2
+    proc = cli("analyze", "syndicate", "--deals", 2, "--option", "colour=red", "--out", tmp_path)
+    assert proc.returncode == 2 and "colour" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_the_csv_has_the_documented_columns(tmp_path):
