@@ -20,55 +20,17 @@ Part 3, rollouts: the compiled kernel against the pure-Python estimator, on one 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
-import resource
 import statistics
 import time
 
-from tqdm import tqdm
-
+import chance_bench
+from chance_bench import percentile
 from solodeck.api import NO_WIN, advance_chance
 from solodeck.ext import load
 from solodeck.registry import get_game
-from solodeck.solvers import Limits, make_solver
-from solodeck.solvers.expectimax import ExpectimaxSolver
-from solodeck.solvers.sampling import BlindPolicy, SplitMix64, play_out, wilson_interval
+from solodeck.solvers.sampling import SplitMix64, play_out
 
 GAME = get_game("boba")
-
-
-def percentile(values, q):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def play(seed, chooser):
-    state = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
-    while state.outcome() is None:
-        state = advance_chance(state.play(chooser(state)))
-    return state.outcome()
-
-
-def one_deal(job):
-    """Everything part 1 needs about one seed (runs in a worker process)."""
-    seed, open_limit, samples = job
-    result = make_solver(GAME, Limits(time_limit=open_limit, memory_mb=256)).solve(
-        GAME.initial_state(GAME.new_deal(seed)))
-    start = time.perf_counter()
-    blind = play(seed, BlindPolicy(GAME, samples))
-    blind_seconds = time.perf_counter() - start
-    baseline = play(seed, GAME.baseline_move)
-    return {"seed": seed, "verdict": result.verdict, "exact": result.exact, "score": result.score,
-            "seconds": result.seconds, "nodes": result.nodes, "blind": blind.won,
-            "blind_score": blind.score, "blind_seconds": blind_seconds, "baseline": baseline.won,
-            "baseline_score": baseline.score}
-
-
-def rate_line(label, wins, n, unknown=0):
-    lo, _ = wilson_interval(wins, n)
-    _, hi = wilson_interval(wins + unknown, n)
-    extra = f", {unknown} undecided counted both ways" if unknown else ""
-    return f"{label:<16} {wins / n:7.1%}  (95% interval {lo:.1%}-{hi:.1%}; {wins} of {n}{extra})"
 
 
 def mean_score(rows, key):
@@ -77,71 +39,31 @@ def mean_score(rows, key):
 
 
 def win_rates(args):
-    seeds = range(args.first_seed, args.first_seed + args.deals)
-    jobs = [(seed, args.open_time_limit, args.samples) for seed in seeds]
-    rows = []
-    start = time.perf_counter()
-    with multiprocessing.Pool(args.jobs) as pool:
-        for row in tqdm(pool.imap_unordered(one_deal, jobs), total=len(jobs), desc="deals", unit=" deal"):
-            rows.append(row)
-    wall = time.perf_counter() - start
-    n = len(rows)
-    open_wins = sum(r["verdict"] == "winnable" for r in rows)
-    unknown = sum(r["verdict"] == "unknown" for r in rows)
+    rows, wall = chance_bench.deal_rows("boba", args, memory_mb=256)
+    chance_bench.print_win_rates(args, rows, wall)
     times = [r["seconds"] for r in rows]
-    print(f"\nPart 1: seeds {args.first_seed}..{args.first_seed + n - 1}, {args.jobs} worker processes, "
-          f"{wall:.0f} s wall")
-    print(rate_line("open", open_wins, n, unknown))
-    print(rate_line("blind policy", sum(r["blind"] for r in rows), n))
-    print(rate_line("baseline policy", sum(r["baseline"] for r in rows), n))
-    scores = {}
-    for r in rows:
-        if r["exact"] and r["score"] is not None:
-            scores[r["score"]] = scores.get(r["score"], 0) + 1
-    print(f"open mode: {sum(r['exact'] for r in rows)} of {n} exact; proven best scores: "
-          + ", ".join(f"{s}: {c}" for s, c in sorted(scores.items(), reverse=True)))
+    print(f"open mode: {sum(r['exact'] for r in rows)} of {len(rows)} exact; proven best scores: "
+          + chance_bench.score_counts((r["score"] for r in rows if r["exact"]), reverse=True))
     print(f"open mode, time per deal: median {statistics.median(times) * 1000:.1f} ms, "
           f"p95 {percentile(times, 0.95) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms; "
           f"nodes per deal: median {statistics.median(r['nodes'] for r in rows):.0f}, max {max(r['nodes'] for r in rows)}")
     print(f"mean score of wins (cards in queues): blind policy {mean_score(rows, 'blind')}, "
           f"baseline {mean_score(rows, 'baseline')}")
-    blind_times = [r["blind_seconds"] for r in rows]
-    print(f"blind policy, time per game: median {statistics.median(blind_times):.2f} s, "
-          f"max {max(blind_times):.2f} s ({args.samples} rollouts per move beyond the exact frontier)")
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"peak memory of a worker: {children:.0f} MB")
+    print(chance_bench.blind_time_line(rows, args.samples))
+    print(chance_bench.worker_memory_line())
 
 
 def frontier_positions(k, count):
     """Decisions before a draw with k cards left, reached by the baseline policy, not yet lost."""
-    out, seed = [], 0
-    while len(out) < count and seed < 10_000:
-        state = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
-        seed += 1
-        while state.outcome() is None and (len(state.deck) > k or state.hand is not None):
-            state = advance_chance(state.play(GAME.baseline_move(state)))
-        if state.outcome() is None and len(state.deck) == k and state.score_bound() != NO_WIN:
-            out.append((seed - 1, state))
-    return out
+    return chance_bench.frontier_positions(
+        GAME, count, lambda state: len(state.deck) > k or state.hand is not None,
+        lambda state: len(state.deck) == k and state.score_bound() != NO_WIN)
 
 
 def frontier(args):
     print(f"\nPart 2: blind mode's exact frontier ({args.frontier_positions} positions per k, "
           f"limit {args.frontier_time_limit} s each; kernel: {'yes' if load('boba') else 'no'})")
-    print(f"{'k':>3} {'exact':>6} {'median s':>9} {'max s':>8} {'nodes/s':>10}  win probabilities")
-    for k in args.frontier:
-        times, nodes, probabilities, exact = [], 0, [], 0
-        for _seed, state in frontier_positions(k, args.frontier_positions):
-            result = ExpectimaxSolver(GAME, Limits(time_limit=args.frontier_time_limit)).solve(state)
-            times.append(result.seconds)
-            nodes += result.nodes
-            exact += result.exact
-            probabilities.append(f"{result.win_probability:.3f}" if result.exact else "-")
-        if not times:
-            print(f"{k:>3}  no position found")
-            continue
-        print(f"{k:>3} {exact:>3}/{len(times):<2} {statistics.median(times):>9.3f} {max(times):>8.3f} "
-              f"{nodes / max(sum(times), 1e-9):>10,.0f}  {' '.join(probabilities)}")
+    chance_bench.frontier_table(GAME, args, frontier_positions)
 
 
 def rollout_comparison(args):
@@ -174,14 +96,7 @@ def rollout_comparison(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=1000)
-    parser.add_argument("--first-seed", type=int, default=0)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--open-time-limit", type=float, default=5.0)
-    parser.add_argument("--samples", type=int, default=64, help="blind policy: rollouts per move")
-    parser.add_argument("--frontier", type=lambda t: [int(x) for x in t.split(",")], default=[2, 4, 6, 8, 10])
-    parser.add_argument("--frontier-positions", type=int, default=5)
-    parser.add_argument("--frontier-time-limit", type=float, default=60.0)
+    chance_bench.add_options(parser, jobs=2, frontier=[2, 4, 6, 8, 10], frontier_time_limit=60.0)
     parser.add_argument("--rollout-samples", type=int, default=32)
     args = parser.parse_args()
     print(f"Boba benchmark; compiled kernel: {'yes' if load('boba') else 'NO (pure Python)'}")
@@ -191,7 +106,7 @@ def main():
         frontier(args)
     if args.rollout_samples:
         rollout_comparison(args)
-    print(f"peak memory of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    print(chance_bench.process_memory_line())
 
 
 if __name__ == "__main__":
