@@ -20,3 +20,20 @@ def run_cli(*args, check=False):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+def fixed_line(game, seed):
+    """A chance game's move-count regression (tests/data/*_move_counts.json): along a fixed line
+    of the seeded deal (move index 5 * ply mod n, the deal's own draws), the legal-move count at
+    each decision. Returns the record the file keeps, and the final state."""
+    from solodeck.api import advance_chance
+
+    state = advance_chance(game.initial_state(game.new_deal(seed)))
+    counts, line = [], []
+    while state.outcome() is None:
+        moves = state.legal_moves()
+        counts.append(len(moves))
+        move = moves[(5 * len(counts)) % len(moves)]
+        line.append(str(move))
+        state = advance_chance(state.play(move))
+    return {"seed": seed, "line": line, "counts": counts}, state

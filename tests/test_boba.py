@@ -2,20 +2,20 @@
 deal files, open mode (trivial, by the exact machinery), puzzles and blind mode."""
 import json
 import random
-from itertools import permutations
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import PUZZLES
+from blind_oracle import blind_value, every_order, open_win_rate
+from conftest import PUZZLES, fixed_line
 from solodeck.api import NO_WIN, Deal, advance_chance
 from solodeck.errors import MoveError
 from solodeck.games.boba import (CARDS, KICK, NO_DISCARDS, STAY, State, Target, fits, gap_bounds, parse_move,
                                  value_name)
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits, solve_open
-from solodeck.solvers.expectimax import LOSS, ExpectimaxSolver, better
+from solodeck.solvers.expectimax import ExpectimaxSolver
 from solodeck.solvers.sampling import BlindPolicy, SplitMix64, estimated_rows, exact_rows, play_out
 
 GAME = get_game("boba")
@@ -224,15 +224,8 @@ def test_a_position_already_lost_is_refused():
 # -- regression: legal moves along fixed lines ---------------------------------------------------------
 def fixed_line_move_counts(seed):
     """Legal moves at each decision along a fixed line: move index 5 * ply mod n; the deal's draws."""
-    state = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
-    counts, line = [], []
-    while state.outcome() is None:
-        moves = state.legal_moves()
-        counts.append(len(moves))
-        move = moves[(5 * len(counts)) % len(moves)]
-        line.append(str(move))
-        state = advance_chance(state.play(move))
-    return {"seed": seed, "line": line, "counts": counts, "won": state.outcome().won}
+    record, state = fixed_line(GAME, seed)
+    return {**record, "won": state.outcome().won}
 
 
 def test_move_count_regression():
@@ -300,7 +293,7 @@ def test_blind_play_never_beats_open_play_on_the_puzzles(path):
     from solodeck.deals import load_deal
 
     state = GAME.initial_state(load_deal(path))
-    orders = sorted(set(permutations(state.deck)))
+    orders = every_order(state.deck)
     wins = scores = 0
     for order in orders:
         result = solve_open(GAME, State(state.queues, state.discards, order, state.target, state.hand))
@@ -341,30 +334,6 @@ def endgame(rng, cards_left, pending=False):
     return State(queues, tuple(d), deck)
 
 
-def brute_force(state, orders):
-    """The blind value by enumerating every order of the cards to come: a chance node (a draw or
-    the kick's blind discard) weights each next card by the orders that start with it."""
-    if state.outcome() is not None:
-        outcome = state.outcome()
-        return (1.0, float(outcome.score)) if outcome.won else LOSS
-    if state.is_chance():
-        by_first = {}
-        for order in orders:
-            by_first.setdefault(order[0], []).append(order[1:])
-        p = s = 0.0
-        for card, rest in by_first.items():
-            cp, cs = brute_force(state.apply_chance(card), rest)
-            p += len(rest) / len(orders) * cp
-            s += len(rest) / len(orders) * cs
-        return p, s
-    best = LOSS
-    for move in state.legal_moves():
-        value = brute_force(state.play(move), orders)
-        if better(value, best):
-            best = value
-    return best
-
-
 def blind_cases(n, cards_left, seed):
     rng = random.Random(seed)
     return [endgame(rng, cards_left, pending=i % 2 == 1) for i in range(n)]
@@ -374,8 +343,7 @@ def blind_cases(n, cards_left, seed):
 def test_blind_values_equal_the_brute_force_over_every_order(cards_left):
     uncertain, values = 0, set()
     for state in blind_cases(12, cards_left, seed=cards_left):
-        orders = sorted(set(permutations(state.deck)))
-        expected = brute_force(state, orders)
+        expected = blind_value(state, every_order(state.deck))  # a draw or a kick's blind discard: one card
         got = ExpectimaxSolver(GAME, use_kernel=False).value(state)
         assert got == pytest.approx(expected, abs=1e-9), str(state)
         uncertain += 0 < got[0] < 1
@@ -387,13 +355,12 @@ def test_blind_values_equal_the_brute_force_over_every_order(cards_left):
 @pytest.mark.parametrize("cards_left", [2, 3])
 def test_open_value_bounds_the_blind_value(cards_left):
     for state in blind_cases(10, cards_left, seed=20 + cards_left):
-        orders = sorted(set(permutations(state.deck)))
-        open_wins = 0
-        for order in orders:
+        def open_win(order):
             dealt = State(state.queues, state.discards, order, state.target, state.hand)
-            open_wins += DepthFirstSolver(GAME).solve(dealt).verdict == "winnable"
+            return DepthFirstSolver(GAME).solve(dealt).verdict == "winnable"
+
         blind = ExpectimaxSolver(GAME).value(state)[0]
-        assert open_wins / len(orders) >= blind - 1e-12
+        assert open_win_rate(every_order(state.deck), open_win) >= blind - 1e-12
 
 
 def test_rollouts_match_the_python_playout():

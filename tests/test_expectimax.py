@@ -1,22 +1,22 @@
 """Blind mode (solvers/expectimax.py) on Foursquare endgames, against independent computations.
 
-* A brute force that enumerates every order of the remaining cards: at a draw, each distinct
+* A brute force (tests/blind_oracle.py) that enumerates every order of the remaining cards: at a draw, each distinct
   next card is weighted by the number of orders that start with it (never by the state's own
   ``chance_outcomes``); at a decision, the best move for the orders still possible.
 * Open >= blind: the mean, over every order, of the clairvoyant (open-mode) result bounds the
   blind win probability from above.
 """
 import random
-from itertools import permutations
 
 import pytest
 
+from blind_oracle import blind_value, every_order, open_win_rate
 from solodeck.api import advance_chance
 from solodeck.ext import load
 from solodeck.games.foursquare import State
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits
-from solodeck.solvers.expectimax import LOSS, ExpectimaxSolver, better
+from solodeck.solvers.expectimax import ExpectimaxSolver
 
 GAME = get_game("foursquare")
 needs_kernel = pytest.mark.skipif(load("foursquare") is None, reason="kernel not built or SOLODECK_NO_EXTENSIONS=1")
@@ -36,28 +36,6 @@ def endgame(rng, cards_left):
     return State(piles, tuple(deck[:cards_left]))
 
 
-def brute_force(state, orders):
-    if state.outcome() is not None and not state.is_chance():
-        outcome = state.outcome()
-        return (1.0, float(outcome.score)) if outcome.won else LOSS
-    if state.is_chance():
-        by_first = {}
-        for order in orders:
-            by_first.setdefault(order[0], []).append(order[1:])
-        p = s = 0.0
-        for card, rest in by_first.items():
-            cp, cs = brute_force(state.apply_chance(card), rest)
-            p += len(rest) / len(orders) * cp
-            s += len(rest) / len(orders) * cs
-        return p, s
-    best = LOSS
-    for move in state.legal_moves():
-        value = brute_force(state.play(move), orders)
-        if better(value, best):
-            best = value
-    return best
-
-
 def cases(n, cards_left, seed):
     rng = random.Random(seed)
     return [endgame(rng, cards_left) for _ in range(n)]
@@ -71,8 +49,7 @@ ENGINES = ["reference", pytest.param("kernel", marks=needs_kernel)]
 def test_blind_values_equal_the_brute_force_over_every_order(cards_left, engine):
     positive = 0
     for state in cases(15, cards_left, seed=cards_left):
-        orders = sorted(set(permutations(state.deck)))
-        expected = brute_force(state, orders)
+        expected = blind_value(state, every_order(state.deck))
         got = ExpectimaxSolver(GAME, use_kernel=engine == "kernel").value(state)
         assert got == pytest.approx(expected, abs=1e-9), str(state)
         positive += got[0] > 0
@@ -82,14 +59,12 @@ def test_blind_values_equal_the_brute_force_over_every_order(cards_left, engine)
 @pytest.mark.parametrize("cards_left", [2, 3, 4])
 def test_open_value_bounds_the_blind_value(cards_left):
     for state in cases(10, cards_left, seed=10 + cards_left):
-        orders = sorted(set(permutations(state.deck)))
-        open_wins = 0
-        for order in orders:
-            dealt = State(state.piles, order)
-            open_wins += DepthFirstSolver(GAME).solve(dealt).verdict == "winnable"
+        def open_win(order):
+            return DepthFirstSolver(GAME).solve(State(state.piles, order)).verdict == "winnable"
+
         blind = ExpectimaxSolver(GAME).value(state)[0]
         # each order is equally likely: the clairvoyant mean is at least best blind play
-        assert open_wins / len(orders) >= blind - 1e-12
+        assert open_win_rate(every_order(state.deck), open_win) >= blind - 1e-12
 
 
 def test_ranked_moves_and_result():

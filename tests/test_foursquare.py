@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from conftest import fixed_line
 from solodeck.api import Deal, advance_chance
 from solodeck.errors import MoveError
 from solodeck.games.foursquare import SYMMETRIES, Place, State, parse_move
@@ -156,15 +157,7 @@ def test_deal_from_seed_and_position_errors(tmp_path, cli):
 
 def fixed_line_move_counts(seed):
     """The number of legal moves at each decision along a fixed line (move index = 5 * ply mod n)."""
-    state = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
-    counts, line = [], []
-    while state.outcome() is None:
-        moves = state.legal_moves()
-        counts.append(len(moves))
-        move = moves[(5 * len(counts)) % len(moves)]
-        line.append(str(move))
-        state = advance_chance(state.play(move))
-    return {"seed": seed, "line": line, "counts": counts}
+    return fixed_line(GAME, seed)[0]
 
 
 def test_move_count_regression():

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import PUZZLES
+from blind_oracle import blind_value, every_order, open_win_rate
+from conftest import PUZZLES, fixed_line
 from solodeck import cards as C
 from solodeck.api import Deal, advance_chance
 from solodeck.deals import load_deal
@@ -20,7 +21,7 @@ from solodeck.games.sandwich import (SUIT_PERMS, VALUE_MAPS, State, count_sandwi
                                      is_sandwich, parse_move)
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits
-from solodeck.solvers.expectimax import LOSS, ExpectimaxSolver, better
+from solodeck.solvers.expectimax import ExpectimaxSolver
 from solodeck.solvers.sampling import BlindPolicy, SplitMix64, estimated_rows, exact_rows, solve_blind
 
 GAME = get_game("sandwich")
@@ -238,15 +239,7 @@ def test_position_and_seed_deals():
 # -- the move-count regression ---------------------------------------------------------------
 def fixed_line_move_counts(seed):
     """The legal-move count at each decision along a fixed line (move index 5 * ply mod n)."""
-    s = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
-    counts, line = [], []
-    while s.outcome() is None:
-        moves = s.legal_moves()
-        counts.append(len(moves))
-        m = moves[(5 * len(counts)) % len(moves)]
-        line.append(str(m))
-        s = advance_chance(s.play(m))
-    return {"seed": seed, "line": line, "counts": counts}
+    return fixed_line(GAME, seed)[0]
 
 
 def test_move_count_regression():
@@ -363,28 +356,10 @@ def endgame(rng, hand_size, deck_size):
     return State(deck[:hand_size], tuple(deck[hand_size:hand_size + deck_size]))
 
 
-def brute_force(s, orders):
-    """Blind value from every order of the unseen cards: at a draw, the orders are grouped by
-    the set of cards they put on top (each order equally likely); never chance_outcomes()."""
-    if s.is_chance():
-        groups = {}
-        for order in orders:
-            groups.setdefault(frozenset(order[:s.draw]), []).append(order[s.draw:])
-        p = e = 0.0
-        for drawn, rest in groups.items():
-            cp, ce = brute_force(s.apply_chance(tuple(sorted(drawn))), rest)
-            p += len(rest) / len(orders) * cp
-            e += len(rest) / len(orders) * ce
-        return p, e
-    outcome = s.outcome()
-    if outcome is not None:
-        return (1.0, float(outcome.score)) if outcome.won else LOSS
-    best = LOSS
-    for m in s.legal_moves():
-        value = brute_force(s.play(m), orders)
-        if better(value, best, lower=True):  # among equal win chances, fewer cards left is better
-            best = value
-    return best
+def draw_set(s, order):
+    """Sandwich draws ``s.draw`` cards at once: the chance outcome is the set on top of the order
+    (sorted, as apply_chance takes it), not its first card, so the orders are grouped by that set."""
+    return tuple(sorted(order[:s.draw])), order[s.draw:]
 
 
 def blind_cases(n, deck_size, seed):
@@ -401,7 +376,8 @@ def blind_cases(n, deck_size, seed):
 def test_blind_values_equal_the_brute_force_over_every_order(deck_size):
     positive = 0
     for s in blind_cases(8, deck_size, seed=deck_size):
-        expected = brute_force(s, list(permutations(s.deck)))
+        # lower: among equal win chances, fewer cards left in hand is better
+        expected = blind_value(s, every_order(s.deck), draw=draw_set, lower=True)
         got = ExpectimaxSolver(GAME).value(s)
         assert got == pytest.approx(expected, abs=1e-9), str(s)
         positive += 0 < got[0] < 1
@@ -411,10 +387,9 @@ def test_blind_values_equal_the_brute_force_over_every_order(deck_size):
 @pytest.mark.parametrize("deck_size", [3, 5])
 def test_open_value_bounds_the_blind_value(deck_size):
     for s in blind_cases(6, deck_size, seed=20 + deck_size):
-        orders = list(permutations(s.deck))
-        open_wins = sum(oracle(s.hand, order) is not None for order in orders)
+        open_rate = open_win_rate(every_order(s.deck), lambda order: oracle(s.hand, order) is not None)
         blind = ExpectimaxSolver(GAME).value(s)[0]
-        assert open_wins / len(orders) >= blind - 1e-12
+        assert open_rate >= blind - 1e-12
 
 
 def test_sampled_draws_are_uniform_sets_and_ignore_the_deck_order():
