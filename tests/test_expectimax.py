@@ -56,6 +56,24 @@ def test_blind_values_equal_the_brute_force_over_every_order(cards_left, engine)
     assert positive >= 1  # not only hopeless positions (k = 2, 3: 4 and 3 of the 15 can win)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_repeated_values_weigh_by_their_count(engine):
+    """A draw's outcomes weigh by how many unseen cards give them: with a value twice in a
+    three-card deck, weighing the values equally gives other numbers. Only positions whose blind
+    value lies strictly between 0 and 1 can tell the two apart, so the test keeps those."""
+    rng, telling = random.Random(7), 0
+    while telling < 5:
+        state = endgame(rng, 3)
+        a, b, _c = state.deck
+        state = State(state.piles, (a, a, b))  # a value twice, another once
+        expected = blind_value(state, every_order(state.deck))
+        if not 0 < expected[0] < 1 or a == b:
+            continue
+        got = ExpectimaxSolver(GAME, use_kernel=engine == "kernel").value(state)
+        assert got == pytest.approx(expected, abs=1e-9), str(state)
+        telling += 1
+
+
 @pytest.mark.parametrize("cards_left", [2, 3, 4])
 def test_open_value_bounds_the_blind_value(cards_left):
     for state in cases(10, cards_left, seed=10 + cards_left):
