@@ -487,6 +487,29 @@ VALUE_SECONDS = 2.0     # hint files: each move's value gets this much when no t
 _CHECK_EVERY = 1024
 
 
+# Stricter rules whose legal moves are, in every position, a subset of the looser rules' (hard only
+# removes standard's and easy's uses of an empty Deck stack; very hard only removes face-down moves):
+# a win under them is a win here. Searching them first, briefly, finds wins that the looser
+# rules' wider search can miss for a long time; if it finds none, the full search runs as before.
+STRICTER = {"standard": "hard", "easy": "hard", "hard": "very-hard"}
+PRESEARCH_STATES = 20_000
+
+
+def presearch(make_solver, state, limits, start):
+    """A short search of ``state`` under its stricter rules: the SolveResult, or None if there are
+    no stricter rules. ``make_solver(limits)`` builds the engine; the win, if any, is checked
+    under the state's own rules by the caller."""
+    from ..solvers.result import Limits
+
+    stricter = STRICTER.get(state.rules.variant)
+    if stricter is None:
+        return None
+    left = None if limits.time_limit is None else max(1e-9, limits.time_limit - (time.perf_counter() - start))
+    cap = PRESEARCH_STATES if limits.max_states is None else min(PRESEARCH_STATES, limits.max_states)
+    sub = State(Rules(stricter, state.rules.backs), state.stacks, state.found)
+    return make_solver(Limits(left, cap, limits.memory_mb)).solve(sub)
+
+
 class _Stop(Exception):
     def __init__(self, status):
         self.status = status
@@ -545,9 +568,15 @@ class FrozenSolver:
             self._deadline = None  # a value() before may have set its own budget
         elif self._deadline is None:
             self._deadline = start + self.limits.time_limit
+        pre = presearch(lambda lim: FrozenSolver(self.game, lim), state, self.limits, start) if self.prune else None
+        if pre is not None:
+            self.nodes += pre.nodes
         try:
-            found, line = self._search(state)
-            status = "solved" if found else "unsolvable"
+            if pre is not None and pre.verdict == "winnable":
+                found, line, status = True, pre.line, "solved"
+            else:
+                found, line = self._search(state)
+                status = "solved" if found else "unsolvable"
         except _Stop as stop:
             found, line, status = False, [], stop.status
         won = False
@@ -657,9 +686,7 @@ class FrozenSolver:
     def _store(self, key, entry):
         if len(self.table) >= self._capacity:
             self.table.clear()  # a cache: forgotten positions are only searched again
-        if self.limits.max_states is not None and len(self.table) >= self.limits.max_states:
-            raise _Stop("memory-limit")
-        self.table[key] = entry
+        self.table[key] = entry  # (max_states is checked as positions are entered)
 
     def _check(self, unsettled):
         if self.progress is not None:
@@ -696,6 +723,7 @@ class KernelSolver:
     def __init__(self, game, kernel, limits, progress=None):
         self.game, self.kernel, self.limits, self.progress = game, kernel, limits, progress
         self.search, self._rules = None, None
+        self.extra_nodes = 0  # positions of the searches under stricter rules
 
     def _load(self, state):
         if self.search is None or self._rules != state.rules:
@@ -706,13 +734,20 @@ class KernelSolver:
         from ..solvers.result import SolveResult
 
         start = time.perf_counter()
+        pre = presearch(lambda lim: KernelSolver(self.game, self.kernel, lim), state, self.limits, start)
+        self.extra_nodes += pre.nodes if pre is not None else 0
         self._load(state)
-        if self.limits.time_limit is None:
-            self.search.restart_clock(0.0)  # a value() before may have set its own budget
-        found = self.search.solve()
+        if pre is not None and pre.verdict == "winnable":
+            found, line = 1, pre.line
+        else:
+            if self.limits.time_limit is None:
+                self.search.restart_clock(0.0)  # a value() before may have set its own budget
+            elif pre is not None:  # the clock starts now: leave the pre-search's share out
+                self.search.restart_clock(max(1e-9, self.limits.time_limit - (time.perf_counter() - start)))
+            found = self.search.solve()
+            line = [kernel_move(t) for t in self.search.line()] if found == 1 else []
         if self.progress is not None:
-            self.progress(self.search.nodes)
-        line = [kernel_move(t) for t in self.search.line()] if found == 1 else []
+            self.progress(self.search.nodes + self.extra_nodes)
         if found == 1:
             assert self.game.replay_moves(state, line).won(), "internal error: the kernel's line does not win"
             status, verdict = "solved", "winnable"
@@ -721,7 +756,8 @@ class KernelSolver:
         else:
             status, verdict = ("timeout" if self.search.stopped == 1 else "memory-limit"), "unknown"
         return SolveResult(self.game.name, "open", status, verdict, found >= 0, None, line,
-                           self.search.nodes, self.search.stored, time.perf_counter() - start, engine="kernel")
+                           self.search.nodes + self.extra_nodes, self.search.stored, time.perf_counter() - start,
+                           engine="kernel")
 
     def value(self, state):
         """(exact utility, True), or (None, False) if a limit stopped the search."""
