@@ -371,6 +371,33 @@ def test_safe_moves_never_change_the_verdict_on_the_big_losses():
     assert sum(v == "unwinnable" and n > 10_000 for v, n in verdicts) >= 4
 
 
+def test_stricter_rules_allow_a_subset_of_the_moves():
+    """The pre-search under stricter rules is sound: hard's legal moves are standard's and easy's
+    minus some, very hard's are hard's minus some, position by position along random lines."""
+    from solodeck.games.frozen_novelty import STRICTER
+
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(12):
+        for loose, strict in STRICTER.items():
+            state = GAME.initial_state(GAME.new_deal(seed, {"variant": loose}))
+            for _ in range(80):
+                legal = state.legal_moves()
+                twin = State(Rules(strict, state.rules.backs), state.stacks, state.found)
+                assert set(twin.legal_moves()) <= set(legal)
+                checked += 1
+                if not legal:
+                    break
+                state = state.play(rng.choice(legal))
+    assert checked > 2000
+
+
+def test_standard_deal_the_wide_search_misses_is_won_under_hard_rules():
+    state = GAME.initial_state(GAME.new_deal(588))  # standard: the plain search ran out of memory
+    result = make_solver(GAME, Limits(time_limit=60)).solve(state)
+    assert result.verdict == "winnable" and GAME.replay_moves(state, result.line).won()
+
+
 def test_search_handles_cycles_and_keeps_only_proven_losses():
     # Runs can go back and forth between empty Up stacks: the graph has cycles
     state = position(STUCK, "easy")
