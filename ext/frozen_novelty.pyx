@@ -167,7 +167,7 @@ cdef class Search:
         self.max_capacity = 1 << 12
         while self.max_capacity * 2 <= entries:
             self.max_capacity *= 2
-        self.capacity = min(<uint64_t>1 << 16, self.max_capacity)
+        self.capacity = min(<uint64_t>1 << 12, self.max_capacity)  # grows as needed
         self.table = <Entry*>calloc(self.capacity, sizeof(Entry))
         self.log_cap = 4096
         self.log = <int*>malloc(self.log_cap * sizeof(int))

@@ -507,7 +507,9 @@ def presearch(make_solver, state, limits, start):
     left = None if limits.time_limit is None else max(1e-9, limits.time_limit - (time.perf_counter() - start))
     cap = PRESEARCH_STATES if limits.max_states is None else min(PRESEARCH_STATES, limits.max_states)
     sub = State(Rules(stricter, state.rules.backs), state.stacks, state.found)
-    return make_solver(Limits(left, cap, limits.memory_mb)).solve(sub)
+    solver = make_solver(Limits(left, cap, limits.memory_mb))
+    solver.replay = False  # the caller replays a win under the state's own rules
+    return solver.solve(sub)
 
 
 class _Stop(Exception):
@@ -559,6 +561,7 @@ class FrozenSolver:
         self._capacity = max(1024, int(self.limits.memory_mb * 2**20 / BYTES_PER_ENTRY))
         self.nodes = 0
         self._deadline = None
+        self.replay = True
 
     def solve(self, state):
         from ..solvers.result import SolveResult
@@ -580,8 +583,8 @@ class FrozenSolver:
         except _Stop as stop:
             found, line, status = False, [], stop.status
         won = False
-        if found:
-            won = bool(self.game.replay_moves(state, line).won())  # replayed before it is reported
+        if found:  # a line is only reported after replaying it (a pre-search's line: by its caller)
+            won = not self.replay or bool(self.game.replay_moves(state, line).won())
             assert won, "internal error: the winning line does not replay"
         verdict = "winnable" if won else ("unwinnable" if status == "unsolvable" else "unknown")
         return SolveResult(self.game.name, "open", status, verdict, status in ("solved", "unsolvable"),
@@ -724,6 +727,7 @@ class KernelSolver:
         self.game, self.kernel, self.limits, self.progress = game, kernel, limits, progress
         self.search, self._rules = None, None
         self.extra_nodes = 0  # positions of the searches under stricter rules
+        self.replay = True
 
     def _load(self, state):
         if self.search is None or self._rules != state.rules:
@@ -749,7 +753,8 @@ class KernelSolver:
         if self.progress is not None:
             self.progress(self.search.nodes + self.extra_nodes)
         if found == 1:
-            assert self.game.replay_moves(state, line).won(), "internal error: the kernel's line does not win"
+            # a line is only reported after replaying it (a pre-search's line: by its caller)
+            assert not self.replay or self.game.replay_moves(state, line).won(), "internal error: the line does not win"
             status, verdict = "solved", "winnable"
         elif found == 0:
             status, verdict = "unsolvable", "unwinnable"
