@@ -216,8 +216,9 @@ def _dask(settings, todo, address, batch):
         raise SolodeckError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     try:
         workers = max(1, sum(client.nthreads().values()))
-        # Several batches per worker keep them all busy to the end, few enough to keep overhead low.
-        size = batch or max(1, min(20, len(todo) // (4 * workers) or 1))
+        # About ten batches per worker keep them all busy to the end (a worker finishing early
+        # takes another), yet each task carries enough deals to make its overhead small.
+        size = batch or max(1, min(20, len(todo) // (10 * workers)))
         batches = [todo[i:i + size] for i in range(0, len(todo), size)]
         futures = [client.submit(solve_batch, settings, b, pure=False) for b in batches]
         try:
