@@ -41,7 +41,7 @@ def test_slow_puzzles_with_known_answers(path, meta):
 
 
 @pytest.mark.parametrize("game, won, lost", [("syndicate", 4, 2), ("foursquare", 3, 2), ("sandwich-guy", 3, 2),
-                                             ("boba", 3, 2)])
+                                             ("boba", 3, 2), ("frozen-novelty", 3, 2)])
 def test_puzzles_cover_both_directions(game, won, lost):
     verdicts = [p.values[1]["verdict"] for p in _puzzles(False) if p.values[0].parent.name == game]
     assert verdicts.count("unwinnable") >= lost and verdicts.count("winnable") >= won
