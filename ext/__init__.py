@@ -18,3 +18,24 @@ def load(name: str):
         return importlib.import_module(f"solodeck.ext.{name}")
     except ImportError:
         return None
+
+
+class BlindValuer:
+    """The base of a game's ``fast_expectimax`` adapter (solvers/expectimax.py): a kernel
+    ``Search`` under the limits, its counters, and why a limit stopped it. A game adds
+    ``accepts(state)`` and ``value(state)``."""
+
+    def __init__(self, kernel, limits):
+        self.search = kernel.Search(limits.memory_mb, limits.time_limit or 0.0, limits.max_states or 0)
+
+    @property
+    def status(self):
+        return "timeout" if self.search.stopped == 1 else "memory-limit"
+
+    @property
+    def nodes(self):
+        return self.search.nodes
+
+    @property
+    def stored(self):
+        return self.search.stored

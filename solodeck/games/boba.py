@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from .. import cards as C
 from ..api import NO_WIN, Deal, OneDeckGame, Outcome, value_counts, without_first
+from ..ext import BlindValuer
 from ..errors import DealError, MoveError
 
 QUEUES = 4
@@ -343,12 +344,9 @@ def _from_kernel(move):
     return STAY if move == "stay" else KICK if move == "kick" else Target(move[1] + 1, move[2])
 
 
-class BlindKernel:
+class BlindKernel(BlindValuer):
     """Exact blind values in the kernel, for solvers/expectimax.py. Its table keys hold the
     queues, the discards and the unseen composition, so one table serves every position."""
-
-    def __init__(self, kernel, limits):
-        self.search = kernel.Search(limits.memory_mb, limits.time_limit or 0.0, limits.max_states or 0)
 
     def accepts(self, state):
         return True
@@ -357,18 +355,6 @@ class BlindKernel:
         """(P(win), E[score x win]), or None if a limit stopped the kernel (see ``status``)."""
         _set_kernel_position(self.search, state)
         return self.search.blind_value()
-
-    @property
-    def status(self):
-        return "timeout" if self.search.stopped == 1 else "memory-limit"
-
-    @property
-    def nodes(self):
-        return self.search.nodes
-
-    @property
-    def stored(self):
-        return self.search.stored
 
 
 # -- deal files: the mid-game position --------------------------------------------------------

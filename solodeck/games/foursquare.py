@@ -16,6 +16,7 @@ import time
 
 from .. import cards as C
 from ..api import NO_WIN, Deal, NumberDeckGame, Outcome, advance_chance, value_counts, without_first
+from ..ext import BlindValuer
 from ..errors import DealError, MoveError
 
 SIDE = 4           # the grid is at most 4 x 4
@@ -344,12 +345,9 @@ class KernelSolver:
         return line
 
 
-class BlindKernel:
+class BlindKernel(BlindValuer):
     """Exact blind values in the kernel, for solvers/expectimax.py. The kernel's table keys hold
     the grid and the unseen composition, so one table serves every position of a game."""
-
-    def __init__(self, kernel, limits):
-        self.search = kernel.Search(limits.memory_mb, limits.time_limit or 0.0, limits.max_states or 0)
 
     def accepts(self, state):
         return bool(state.piles)  # the first card's placement is the reference's business
@@ -358,18 +356,6 @@ class BlindKernel:
         """(P(win), E[score x win]), or None if a limit stopped the kernel (see ``status``)."""
         self.search.set_position(_kernel_piles(state), _kernel_deck(state), False)
         return self.search.blind_value(state.hand or 0)
-
-    @property
-    def status(self):
-        return "timeout" if self.search.stopped == 1 else "memory-limit"
-
-    @property
-    def nodes(self):
-        return self.search.nodes
-
-    @property
-    def stored(self):
-        return self.search.stored
 
 _PILE_RE = re.compile(r"^(-?\d+)\s*,\s*(-?\d+)\s*:\s*(\(?)\s*(\w+)\s*\)?\s*(?:/\s*(\d))?$")
 
