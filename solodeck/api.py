@@ -67,6 +67,8 @@ class Game:
     modes: tuple = ("open",)
     aspiration: bool = True      # exact search aims first at the optimistic bound (solvers/dfs.py);
                                  # off where that bound is far above typical wins
+    acyclic: bool = True         # no move sequence returns to a position; solvers/dfs.py needs it,
+                                 # a game with cycles brings its own search (fast_solver)
     options: dict = {}           # option name -> (default, allowed values)
     piles: dict = {}             # pile name -> description, for errors and docs
 

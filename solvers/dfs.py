@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 
 from solodeck.api import advance_chance
+from solodeck.errors import UnsupportedError
 from .result import Limits, SolveResult
 
 NEG_INFINITY = (-1, 0)  # below every utility: a loss is (0, ...), a win (1, ...)
@@ -38,6 +39,9 @@ class DepthFirstSolver:
     valuing every move along a line (hint files) reuses what solving the deal found."""
 
     def __init__(self, game, limits: Limits | None = None, progress=None, *, prune: bool = True):
+        if not game.acyclic:
+            raise UnsupportedError(f"{game.name}: its positions can repeat, and this search assumes they "
+                                   "cannot; the game's own search (make_solver) handles cycles")
         self.game = game
         self.prune = prune
         self.limits = limits or Limits()

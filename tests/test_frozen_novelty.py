@@ -504,3 +504,9 @@ def test_move_counts_along_fixed_lines():
 if __name__ == "__main__":  # regenerate the regression file: python tests/test_frozen_novelty.py
     out = {v: [dict(zip(("counts", "line"), fixed_line(v, seed, 150)), seed=seed) for seed in (0, 1)] for v in VARIANTS}
     COUNTS.write_text(json.dumps(out, indent=1) + "\n")
+
+
+def test_one_solver_reused_across_variants_answers_each_under_its_own_rules():
+    solver = FrozenSolver(GAME)  # keys leave the rules out, so the table must not carry over
+    assert solver.solve(position(DECK_TO_DECK, "very-hard")).verdict == "unwinnable"
+    assert solver.solve(position(DECK_TO_DECK, "hard")).verdict == "winnable"

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 
 from .. import cards as C
-from ..api import Deal, Game, Outcome, check_exact_pile
+from ..api import Deal, OneDeckGame, Outcome
 from ..errors import DealError, MoveError
 
 VARIANTS = ("standard", "very-easy", "easy", "hard", "very-hard")
@@ -359,7 +359,7 @@ class State:
 
 
 # -- the game -------------------------------------------------------------------------------------
-class FrozenNovelty(Game):
+class FrozenNovelty(OneDeckGame):
     name = "frozen-novelty"
     aliases = ("frozen", "foresight")
     title = "Frozen Novelty"
@@ -367,16 +367,9 @@ class FrozenNovelty(Game):
     has_chance = False   # open mode: every face is known; the face-down cards are not chance
     has_hidden = True    # ... but a real player cannot see them (blind mode: not built yet)
     modes = ("open",)
+    acyclic = False  # moves can undo each other: FrozenSolver and the kernel handle cycles
     options = {"variant": ("standard", VARIANTS), "backs": ("", ())}
     piles = {"deck": "the 52 cards, top first; card i goes face down on Deck stack i mod 4"}
-
-    def seeded_piles(self, seed, options):
-        from ..shuffle import shuffled
-
-        return {"deck": shuffled(C.standard_deck(), seed)}
-
-    def check_piles(self, piles, source):
-        check_exact_pile(piles["deck"], C.standard_deck(), source, "deck")
 
     def rules_for(self, options: dict, source: str) -> Rules:
         return Rules(options.get("variant", "standard"), tuple(parse_backs(options.get("backs", ""), source)))
@@ -562,6 +555,7 @@ class FrozenSolver:
         self.nodes = 0
         self._deadline = None
         self.replay = True
+        self._rules = None  # the rules the table's entries were found under
 
     def solve(self, state):
         from ..solvers.result import SolveResult
@@ -610,6 +604,9 @@ class FrozenSolver:
     def _search(self, root):
         """(win reachable?, a winning line from ``root``)."""
         root, head = closure(root, self.prune)
+        if root.rules != self._rules:  # keys leave the rules out: a table holds one variant's answers
+            self.table.clear()
+            self._rules = root.rules
         table = self.table
         if root.won():
             return True, head
