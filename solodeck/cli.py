@@ -360,9 +360,8 @@ def cmd_analyze(args) -> int:
     settings = Settings(game.name, modes, args.time_limit, args.memory, args.samples, options)
     seeds = range(args.first_seed, args.first_seed + args.deals)
     summary = analyze(settings, seeds, out, jobs=args.jobs, scheduler=args.scheduler, resume=args.resume,
-                      progress=not (args.quiet or args.json))
-    summary["command"] = "solodeck " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+                      progress=not (args.quiet or args.json),
+                      command="solodeck " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
     plot_game(summary, read_rows(out / "deals.csv"), out, game.title, game.score_name)
     update_cross_game(out.parent)
     if args.json:

@@ -159,8 +159,10 @@ def read_rows(path: Path) -> list:
 
 
 def analyze(settings: Settings, seeds: range, out, *, jobs: int = 1, scheduler: str | None = None,
-            resume: bool = False, progress: bool = True, batch: int | None = None) -> dict:
-    """Solve every (seed, mode) not yet in ``out``/deals.csv, then write the summary. Returns it."""
+            resume: bool = False, progress: bool = True, batch: int | None = None,
+            command: str | None = None) -> dict:
+    """Solve every (seed, mode) not yet in ``out``/deals.csv, then write the summary (with the
+    ``command`` that made it, if given). Returns it."""
     from solodeck.registry import get_game
 
     game = get_game(settings.game)
@@ -183,6 +185,8 @@ def analyze(settings: Settings, seeds: range, out, *, jobs: int = 1, scheduler: 
         bar.close()
     wanted = {(seed, mode) for seed in seeds for mode in settings.modes}
     summary = summarize([r for r in rows if (r["seed"], r["mode"]) in wanted], settings, seeds)
+    if command is not None:
+        summary["command"] = command
     (run.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 
