@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from solodeck.solvers.analysis import Settings, analyze, read_rows
+from solodeck.analysis import Settings, analyze, read_rows
 
 
 def timed(settings, seeds, out, **engine):

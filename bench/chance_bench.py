@@ -20,6 +20,7 @@ from tqdm import tqdm
 from solodeck.api import advance_chance
 from solodeck.registry import get_game
 from solodeck.solvers import Limits, make_solver
+from solodeck.solvers.episode import play_episode
 from solodeck.solvers.expectimax import ExpectimaxSolver
 from solodeck.solvers.sampling import BlindPolicy, wilson_interval
 
@@ -53,10 +54,7 @@ def rate_line(label, wins, n, unknown=0, say_none=False):
 
 def play(game, seed, chooser):
     """The outcome of the seeded deal played to the end by ``chooser(state) -> move``."""
-    state = advance_chance(game.initial_state(game.new_deal(seed)))
-    while state.outcome() is None:
-        state = advance_chance(state.play(chooser(state)))
-    return state.outcome()
+    return play_episode(game.initial_state(game.new_deal(seed)), chooser)[1].outcome()
 
 
 def one_deal(job):

@@ -28,9 +28,9 @@ from pathlib import Path
 
 from solodeck.deals import load_deal
 from solodeck.ext import load
-from solodeck.games.frozen_novelty import VARIANTS, FrozenSolver
+from solodeck.games.frozen_novelty import VARIANTS
 from solodeck.registry import get_game
-from solodeck.solvers import Limits, make_solver
+from solodeck.solvers import Limits, ReachabilitySolver, make_solver
 from solodeck.solvers.sampling import wilson_interval
 
 GAME = get_game("frozen-novelty")
@@ -112,7 +112,7 @@ def part2(args, hardest, out):
         k = KernelSolver(GAME, kernel, Limits()).solve(state)
         tk = time.perf_counter() - t
         t = time.perf_counter()
-        r = FrozenSolver(GAME, Limits()).solve(state)
+        r = ReachabilitySolver(GAME, Limits()).solve(state)
         tr = time.perf_counter() - t
         assert k.verdict == r.verdict and k.nodes == r.nodes, name
         ratios.append(tr / tk)

@@ -47,7 +47,7 @@ def main(argv=None):
     for name, state in cases:
         search = make_solver(GAME, limits).solve(state)
         model = cpsat_solver(GAME, limits, args.jobs).solve(state)
-        winner = race({"search": lambda: make_solver(GAME, limits),
+        winner = race(GAME, {"search": lambda: make_solver(GAME, limits),
                        "cpsat": lambda: cpsat_solver(GAME, limits, args.jobs)}, state)
         wins[winner.engine] = wins.get(winner.engine, 0) + 1
         if model.exact and (not search.exact or model.seconds < search.seconds):

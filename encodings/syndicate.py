@@ -27,7 +27,7 @@ import time
 from ortools.sat.python import cp_model
 
 from solodeck.games.syndicate import Choose, Promote
-from solodeck.solvers.result import Limits, SolveResult
+from solodeck.result import Limits, SolveResult, StopReason, finish_open
 
 RANKS = range(1, 6)
 SLOTS = range(3)
@@ -222,31 +222,20 @@ class CpSatSolver:
     def solve(self, state) -> SolveResult:
         start = time.perf_counter()
         if state.outcome() is not None:
-            won = state.outcome().won
-            return SolveResult(self.game.name, "open", "solved" if won else "unsolvable",
-                               "winnable" if won else "unwinnable", True,
-                               state.sacrificed if won else None, [], engine="cpsat")
+            return finish_open(self.game, state, [], won=state.outcome().won, start=start, engine="cpsat")
         model = SyndicateModel(state)
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = self.workers
         if self.limits.time_limit:
             solver.parameters.max_time_in_seconds = self.limits.time_limit
         code = solver.solve(model.model)
+        # The horizon is a proven bound on any game's length, so OPTIMAL and INFEASIBLE are proofs;
+        # FEASIBLE is a win whose optimality a limit left unproven.
         line = model.decode(solver) if code in (cp_model.OPTIMAL, cp_model.FEASIBLE) else []
-        if line:  # a line is only reported after replaying it under the reference engine
-            outcome = self.game.replay_moves(state, line).outcome()
-            if not (outcome and outcome.won):
-                raise AssertionError(f"CP-SAT line does not win: {[str(m) for m in line]}")
-        if code == cp_model.OPTIMAL:
-            status, verdict, exact = "solved", "winnable", True
-        elif code == cp_model.INFEASIBLE:
-            status, verdict, exact = "unsolvable", "unwinnable", True
-        elif code == cp_model.FEASIBLE:
-            status, verdict, exact = "timeout", "winnable", False
-        else:
-            status, verdict, exact = "timeout", "unknown", False
-        score = self.game.replay_moves(state, line).outcome().score if line else None
-        if exact and verdict == "winnable" and score != state.sacrificed + round(solver.objective_value):
+        exhaustive = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+        won = code in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+        result = finish_open(self.game, state, line, won=won, stop=None if exhaustive else StopReason.TIMEOUT,
+                             nodes=solver.num_branches, start=start, engine="cpsat")
+        if result.exact and result.line and result.score != state.sacrificed + round(solver.objective_value):
             raise AssertionError("CP-SAT objective and the replayed line disagree")
-        return SolveResult(self.game.name, "open", status, verdict, exact, score, line,
-                           solver.num_branches, 0, time.perf_counter() - start, engine="cpsat")
+        return result

@@ -30,7 +30,9 @@ class BlindValuer:
 
     @property
     def status(self):
-        return "timeout" if self.search.stopped == 1 else "memory-limit"
+        from solodeck.result import StopReason
+
+        return StopReason.from_code(self.search.stopped)
 
     @property
     def nodes(self):

@@ -1,25 +1,14 @@
-"""The contract between games and algorithms.
+"""The contract between games and algorithms: :class:`Game` and :class:`State`, each declaring
+every capability with its default (OpenSpiel's ``pyspiel.Game`` / ``State`` is the model).
 
 A *game* (a :class:`Game` subclass, one module per game in ``solodeck.games``) describes the
-rules' capabilities, its piles and options, and builds the initial :class:`State` of a deal.
+rules' capabilities, its piles and options, builds the initial :class:`State` of a deal, and
+names its optional engines (a kernel in ext/, a CP-SAT model in encodings/, a baseline policy).
 
-A *state* is immutable; every game's state offers:
-
-    legal_moves()      -> list of moves (hashable, ``str(move)`` round-trips through ``game.parse_move``)
-    play(move)         -> the next state
-    is_chance()        -> True where chance acts next (a draw, a reveal, a reshuffle)
-    chance_outcomes()  -> [(outcome, weight)] from the composition of the unseen cards (blind mode)
-    dealt_outcome()    -> the outcome the deal fixes (open mode)
-    apply_chance(o)    -> the next state
-    outcome()          -> None while playing, else an :class:`Outcome` (won, score)
-    key()              -> canonical hashable for transposition tables (symmetries folded in)
-    score_bound()      -> the best score still reachable, optimistic (None when unknown, NO_WIN
-                          when no win is reachable); lets exact search cut branches
-    search_moves()     -> optional: the legal moves that can still matter to the value (a subset
-                          of legal_moves() whose best value is the same); default legal_moves()
-    view()             -> what the player sees (blind mode; games with hidden cards)
-
-Algorithms (``solodeck.solvers``) only use this contract and :meth:`Game.utility`.
+A *state* is immutable. Every game implements ``legal_moves``, ``play``, ``outcome`` and
+``key``; chance, bounds and search hints have defaults a game overrides where it can do better.
+Algorithms (``solodeck.solvers``) only use this contract and :meth:`Game.utility`; they never
+look inside a state and never probe for methods: what is not overridden has its default here.
 """
 from __future__ import annotations
 
@@ -52,25 +41,128 @@ LOSS_UTILITY = (0, 0)
 NO_WIN = "no-win"  # what score_bound() returns when no win is reachable any more
 
 
+class State:
+    """The base of every game's state. The first four methods are the game's to write; the rest
+    have defaults that are always correct, and a game overrides them to search faster or to
+    have chance."""
+
+    __slots__ = ()
+
+    # -- every game writes these -------------------------------------------------------------
+    def legal_moves(self) -> list:
+        """The moves of the player now (none at a chance node or at the end). Moves are hashable
+        and ``str(move)`` round-trips through ``Game.parse_move``."""
+        raise NotImplementedError
+
+    def play(self, move) -> "State":
+        """The state after a legal move."""
+        raise NotImplementedError
+
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on, else who won and the score."""
+        raise NotImplementedError
+
+    def key(self):
+        """A canonical hashable for transposition tables: equal keys, equal values (symmetries
+        may be folded in: then moves found from one state may need ``transfer_line``)."""
+        raise NotImplementedError
+
+    @property
+    def won(self) -> bool:
+        outcome = self.outcome()
+        return bool(outcome and outcome.won)
+
+    # -- chance: draws, reveals, reshuffles after the deal (Game.has_chance) --------------------
+    def is_chance(self) -> bool:
+        return False
+
+    def chance_outcomes(self) -> list:
+        """[(outcome, weight)] from the composition of the unseen cards (blind mode)."""
+        raise UnsupportedError(f"{type(self).__module__}: no chance node here")
+
+    def dealt_outcome(self):
+        """The outcome the deal fixes (open mode)."""
+        raise UnsupportedError(f"{type(self).__module__}: no chance node here")
+
+    def apply_chance(self, outcome) -> "State":
+        raise UnsupportedError(f"{type(self).__module__}: no chance node here")
+
+    def chance_count(self) -> int | None:
+        """How many outcomes chance_outcomes() would list, where listing them costs (a draw of
+        several cards at once); None when listing is cheap."""
+        return None
+
+    def sample_chance(self, rng):
+        """One chance outcome drawn with probability weight / total (``rng``: solodeck.shuffle's
+        SplitMix64; outcomes in the listed order). A state whose outcomes are too many to list
+        overrides it with a sampler of the same distribution."""
+        outcomes = self.chance_outcomes()
+        r = rng.next() % sum(w for _o, w in outcomes)
+        for outcome, weight in outcomes:
+            if r < weight:
+                return outcome
+            r -= weight
+        raise AssertionError("weights do not add up")
+
+    # -- search support: each default is exact; overrides make search faster -------------------
+    def score_bound(self):
+        """The best score still reachable, optimistic; NO_WIN when no win is reachable; None
+        when unknown. Lets exact search cut branches."""
+        return None
+
+    def search_moves(self) -> list:
+        """The legal moves that can still matter to the value: a subset of legal_moves() whose
+        best value is the same, best first if the game can tell."""
+        return self.legal_moves()
+
+    def safe_move(self):
+        """A move that can be made without branching because it never lowers the value (a
+        dominance: e.g. a card to a foundation that nothing could ever use), or None."""
+        return None
+
+    def restricted(self) -> "State | None":
+        """This position under stricter rules whose legal moves are, in every position, a subset
+        of these rules' moves (so a win there is a win here), or None. Searching it briefly first
+        can find wins the wider search would be slow to reach."""
+        return None
+
+    def table_scope(self):
+        """What a stored value depends on beside key(): fixed for a whole game (its options, when
+        key() leaves them out). A solver clears its table when this changes."""
+        return None
+
+    def line_anchor(self):
+        """With transfer_line: what to remember of a state stored with a winning line, so that
+        the line can be mapped onto another state with the same key. None: keys fold nothing."""
+        return None
+
+    def transfer_line(self, anchor, moves) -> list:
+        """``moves`` were found from a state whose line_anchor() is ``anchor`` and whose key is
+        ours: the same moves as played here."""
+        return moves
+
+
 class Game:
     """A game's description. Subclasses set the class attributes and implement the methods."""
 
-    name: str = ""
+    name: str = ""               # the registry finds the module's GAME and files it under these
     aliases: tuple = ()
     title: str = ""
-    source: str = ""            # which seed text holds the rules
+    source: str = ""             # which seed text holds the rules
     implemented: bool = True
     has_chance: bool = False     # chance nodes after the deal (draws, reveals, reshuffles)
     has_hidden: bool = False     # cards the player cannot see
     score_name: str | None = None
     score_sense: str | None = None  # "lower" or "higher" is better; None: the game has no score
-    modes: tuple = ("open",)
+    modes: tuple = ("open",)     # "blind" too: the game then has a baseline_move policy
     aspiration: bool = True      # exact search aims first at the optimistic bound (solvers/dfs.py);
                                  # off where that bound is far above typical wins
-    acyclic: bool = True         # no move sequence returns to a position; solvers/dfs.py needs it,
-                                 # a game with cycles brings its own search (fast_solver)
+    acyclic: bool = True         # no move sequence returns to a position (solvers/dfs.py); False:
+                                 # positions repeat, solvers/reach.py searches (games without a score)
     options: dict = {}           # option name -> (default, allowed values)
     piles: dict = {}             # pile name -> description, for errors and docs
+    kernel: str | None = None    # its compiled kernel: solodeck.ext.<kernel> (ext/<kernel>.pyx)
+    model: str | None = None     # its CP-SAT model: solodeck.encodings.<model> (encodings/<model>.py)
 
     # -- deals -------------------------------------------------------------------------------
     def seeded_piles(self, seed: int, options: dict) -> dict:
@@ -85,9 +177,33 @@ class Game:
     def parse_move(self, text: str):
         raise MoveError(f"{self.name}: cannot parse moves")
 
+    # -- optional engines: each default means "not offered"; the generic algorithms run instead --
+    def load_kernel(self):
+        """The compiled kernel module ``solodeck.ext.<kernel>``, or None (not built, or
+        SOLODECK_NO_EXTENSIONS=1)."""
+        from .ext import load
+
+        return load(self.kernel) if self.kernel else None
+
     def fast_solver(self, limits, progress=None):
-        """A compiled exact solver with DepthFirstSolver's interface, or None (the generic one runs)."""
+        """A compiled exact open-mode solver with DepthFirstSolver's interface (``solve(state)``,
+        ``value(state)``), or None: then solvers.make_solver picks the generic search."""
         return None
+
+    def fast_expectimax(self, limits):
+        """A compiled blind valuer (``accepts``, ``value``, ``status``, ``nodes``, ``stored``; see
+        solvers/expectimax.py), or None."""
+        return None
+
+    def fast_rollouts(self, state, samples: int, seed: int):
+        """[(move, wins, sum of winning scores)] of baseline rollouts in a kernel (the same draws
+        as solvers/sampling.py's), or None."""
+        return None
+
+    def baseline_move(self, state):
+        """The baseline policy: a simple rule a person would use. Every game with a blind mode
+        has one (rollouts play it)."""
+        raise UnsupportedError(f"{self.name} has no baseline policy")
 
     # -- values --------------------------------------------------------------------------------
     def utility(self, outcome: Outcome | None) -> tuple:

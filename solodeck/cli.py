@@ -306,26 +306,20 @@ def _solve_blind(args, game, deal) -> int:
 
 
 def cmd_play(args) -> int:
-    from .api import advance_chance
-    from .solvers.sampling import BlindPolicy, policy as make_policy
+    from .solvers.episode import RANK_CHOICES, play_episode
+    from .solvers.sampling import policy as make_policy
 
     game = get_game(args.game)
     if not game.has_chance:
         raise UnsupportedError(f"{game.name} has no chance after the deal: `solodeck solve` gives its best line")
     chooser = make_policy(game, args.policy, args.samples)
-    deal = game.new_deal(args.seed)
-    state = advance_chance(game.initial_state(deal))
+    decisions, state = play_episode(game.initial_state(game.new_deal(args.seed)), chooser, RANK_CHOICES)
     steps = []
-    while state.outcome() is None:
-        if isinstance(chooser, BlindPolicy) and len(state.legal_moves()) > 1:
-            row = chooser.rank(state)[0]
-            move = row["move"]
-            note = (f"win probability {row['win_probability']:.3f} " +
-                    ("(exact)" if row["exact"] else f"(estimated, {row['samples']} rollouts)"))
-        else:
-            move, note = chooser(state), ""
-        steps.append({"position": str(state), "move": str(move), "note": note})
-        state = advance_chance(state.play(move))
+    for d in decisions:
+        row = d.rows[0] if d.rows else None
+        note = "" if row is None else (f"win probability {row['win_probability']:.3f} " +
+                                       ("(exact)" if row["exact"] else f"(estimated, {row['samples']} rollouts)"))
+        steps.append({"position": str(d.state), "move": str(d.move), "note": note})
     outcome = state.outcome()
     if args.json:
         print(json.dumps({"game": game.name, "seed": args.seed, "policy": args.policy, "won": outcome.won,
@@ -345,7 +339,7 @@ def cmd_analyze(args) -> int:
     from pathlib import Path
 
     from .report import plot_game, summary_text, update_cross_game
-    from .solvers.analysis import Settings, analyze, read_rows
+    from .analysis import Settings, analyze, read_rows
 
     game = get_game(args.game)
     if args.mode == "both":
@@ -393,7 +387,7 @@ def _solve_with_engine(args, game, limits, solver, start):
         raise UnsupportedError(f"{game.name} has no CP-SAT model yet (use --engine dfs)")
     if args.engine == "cpsat":
         return model.solve(start)
-    return race({"search": lambda: make_solver(game, limits), "cpsat": lambda: model}, start)
+    return race(game, {"search": lambda: make_solver(game, limits), "cpsat": lambda: model}, start)
 
 
 def _opening_json(game, move, value):

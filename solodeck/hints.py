@@ -68,22 +68,21 @@ def build_blind_hints(game, deal: Deal, blind_policy) -> dict:
 
     The line is what a player who cannot see the deck would play on this deal; the file's verdict
     and score are that line's result (``unwinnable`` only when the first decision is exact at 0)."""
-    decisions, line = [], []
-    state = advance_chance(game.initial_state(deal))
-    first = None
-    while state.outcome() is None:
-        rows = blind_policy.rank(state)
+    from .solvers.episode import RANK_ALWAYS, play_episode
+
+    played, final = play_episode(game.initial_state(deal), blind_policy, RANK_ALWAYS)
+    decisions = []
+    for ply, decision in enumerate(played):
+        rows = decision.rows
         top = rows[0]
-        if first is None:
-            first = top
         moves = [{"move": str(r["move"]), "verdict": _blind_verdict(r), "exact": r["exact"], "score": None,
                   "best": r is top or (r["exact"] and top["exact"] and _same_value(r, top)),
                   "win_probability": r["win_probability"], "interval": r["interval"],
                   "samples": r["samples"], "expected_score": r["expected_score"]} for r in rows]
-        decisions.append({"ply": len(line), "position": str(state), "played": str(top["move"]), "moves": moves})
-        line.append(top["move"])
-        state = advance_chance(state.play(top["move"]))
-    outcome = state.outcome()
+        decisions.append({"ply": ply, "position": str(decision.state), "played": str(top["move"]), "moves": moves})
+    line = [d.move for d in played]
+    first = played[0].rows[0] if played else None
+    outcome = final.outcome()
     every_exact = all(m["exact"] for d in decisions for m in d["moves"])
     if outcome.won:
         verdict, score = "winnable", outcome.score

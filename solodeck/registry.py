@@ -1,47 +1,58 @@
 """The game registry: names and aliases -> Game instances.
 
-Every seed game has a name from the start, so deal files and hint files can name it. A game is
-ready when its module ``solodeck/games/<module>.py`` exists: the module's ``GAME`` is the
-instance. A game whose module has not landed yet is listed as planned and refused clearly.
+Games register themselves: every module of ``solodeck.games`` defines a ``GAME`` instance whose
+class declares its name, aliases, title, kernel and model (solodeck/api.py), and this module
+finds them all; adding a game edits no shared file. The seed games not written yet are listed
+in PLANNED, so deal files and `solodeck games` can name them; each leaves the list when its
+module lands (a test checks that no name is both).
 """
 from __future__ import annotations
 
 import importlib
-import importlib.util
+import pkgutil
 
+from . import games as _games_package
 from .api import Game
 from .errors import UnknownGameError, UnsupportedError
 
-# (name, aliases, title, module in solodeck.games), in the order `solodeck games` lists them.
-SEED_GAMES = [
-    ("syndicate", (), "Syndicate", "syndicate"),
-    ("foursquare", ("4square", "4sq"), "Foursquare", "foursquare"),
-    ("sandwich-guy", ("sandwich",), "The Sandwich Guy", "sandwich"),
-    ("boba", ("boba-tea",), "The First Boba Tea Shop in London", "boba"),
-    ("frozen-novelty", ("frozen", "foresight"), "Frozen Novelty", "frozen_novelty"),
-    ("skyway", (), "Skyway", "skyway"),
-    ("area-52", ("area52",), "Area 52", "area52"),
-    ("dead-center", ("deadcenter",), "Dead Center", "dead_center"),
-    ("loot-the-loop", ("loot",), "Loot the Loop", "loot_the_loop"),
-    ("hide-and-seek", ("hide",), "Hide and Seek", "hide_and_seek"),
-    ("emissary", ("the-emissary",), "The Emissary", "emissary"),
-    ("friends-in-high-places", ("friends", "fihp"), "Friends in High Places", "friends"),
-    ("dungeon", ("dungeon-crawl",), "Dungeon crawl", "dungeon"),
+# (name, aliases, title) of the seed games still to come.
+PLANNED = [
+    ("skyway", (), "Skyway"),
+    ("area-52", ("area52",), "Area 52"),
+    ("dead-center", ("deadcenter",), "Dead Center"),
+    ("loot-the-loop", ("loot",), "Loot the Loop"),
+    ("hide-and-seek", ("hide",), "Hide and Seek"),
+    ("emissary", ("the-emissary",), "The Emissary"),
+    ("friends-in-high-places", ("friends", "fihp"), "Friends in High Places"),
+    ("dungeon", ("dungeon-crawl",), "Dungeon crawl"),
 ]
 
 
-def _load(name, aliases, title, module) -> Game:
-    if importlib.util.find_spec(f"{__package__}.games.{module}") is not None:
-        game = importlib.import_module(f"{__package__}.games.{module}").GAME
-        assert game.name == name, f"games/{module}.py: GAME.name is {game.name!r}, the registry says {name!r}"
-        return game
-    game = Game()  # planned: named, refused with a clear error
-    game.name, game.aliases, game.title, game.implemented = name, aliases, title, False
-    return game
+def _discover() -> dict[str, Game]:
+    found = {}
+    for module in sorted(m.name for m in pkgutil.iter_modules(_games_package.__path__)):
+        game = importlib.import_module(f"{_games_package.__name__}.{module}").GAME
+        assert game.name and game.name not in found, f"games/{module}.py: GAME.name {game.name!r} missing or taken"
+        found[game.name] = game
+    for name, aliases, title in PLANNED:
+        assert name not in found, f"{name} has landed: remove it from registry.PLANNED"
+        game = Game()  # planned: named, refused with a clear error
+        game.name, game.aliases, game.title, game.implemented = name, aliases, title, False
+        found[name] = game
+    return found
 
 
-GAMES: dict[str, Game] = {entry[0]: _load(*entry) for entry in SEED_GAMES}
-_ALIASES = {alias: g.name for g in GAMES.values() for alias in (g.name, *g.aliases)}
+def _alias_table(games) -> dict[str, str]:
+    table = {}
+    for game in games.values():
+        for alias in (game.name, *game.aliases):
+            assert alias not in table, f"'{alias}' names both {table[alias]} and {game.name}"
+            table[alias] = game.name
+    return table
+
+
+GAMES: dict[str, Game] = _discover()
+_ALIASES = _alias_table(GAMES)
 
 
 def get_game(name: str, *, need_implemented: bool = True) -> Game:

@@ -1,4 +1,4 @@
-"""Presenting analysis results (solvers/analysis.py): the printed table, plots, the cross-game table.
+"""Presenting analysis results (solodeck/analysis.py): the printed table, plots, the cross-game table.
 
 Plots need matplotlib (a dependency of solodeck); they are drawn without a display (Agg).
 """

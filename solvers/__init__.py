@@ -1,5 +1,51 @@
-"""Generic search algorithms. They know nothing of any game: only the state API (solodeck.api)."""
-from .result import SolveResult, Limits
-from .dfs import DepthFirstSolver, make_solver, solve_open, value_first_moves
+"""Generic search algorithms. They know nothing of any game: only the state API (solodeck.api).
 
-__all__ = ["SolveResult", "Limits", "DepthFirstSolver", "make_solver", "solve_open", "value_first_moves"]
+- dfs.py: exact open-mode search with a transposition table, for acyclic games;
+- reach.py: exact open-mode reachability search for games whose positions repeat (Tarjan);
+- expectimax.py: exact blind-mode values over chance nodes;
+- sampling.py: rollout estimates and the policies (baseline, blind);
+- episode.py: a policy plays a deal to the end;
+- portfolio.py: several exact engines raced in parallel.
+
+:func:`make_solver` is how every caller (CLI, hint files, analysis, benchmarks) gets the open-mode
+engine of a game: the game's compiled kernel when it is built, else the generic search that fits.
+"""
+from solodeck.api import advance_chance
+from solodeck.result import Limits, SolveResult
+from .dfs import DepthFirstSolver
+from .reach import ReachabilitySolver
+
+
+def make_solver(game, limits: Limits | None = None, progress=None):
+    """The game's compiled solver when it has one and it is built, else the generic search:
+    solvers/dfs.py for acyclic games, solvers/reach.py for games whose positions repeat."""
+    limits = limits or Limits()
+    fast = game.fast_solver(limits, progress)
+    if fast is not None:
+        return fast
+    return (DepthFirstSolver if game.acyclic else ReachabilitySolver)(game, limits, progress)
+
+
+def solve_open(game, state, limits: Limits | None = None, progress=None, *, prune: bool = True) -> SolveResult:
+    """Solve with the fastest exact engine (``prune=False``: the plain generic reference)."""
+    if prune:
+        return make_solver(game, limits, progress).solve(state)
+    plain = DepthFirstSolver if game.acyclic else ReachabilitySolver
+    return plain(game, limits, progress, prune=False).solve(state)
+
+
+def value_first_moves(solver, state) -> list:
+    """[(move, exact utility or None)] for every legal move of the first decision, best first.
+
+    Syndicate's first decision is the opening (rank 5's members): this is `solve --all-openings`."""
+    state = advance_chance(state)
+    values = []
+    for move in state.legal_moves():
+        value, exact = solver.value(state.play(move))
+        values.append((move, value if exact else None))
+    values.sort(key=lambda mv: mv[1] if mv[1] is not None else (-2, 0), reverse=True)
+    return values
+
+
+__all__ = ["SolveResult", "Limits", "DepthFirstSolver", "ReachabilitySolver", "make_solver", "solve_open",
+           "value_first_moves"]

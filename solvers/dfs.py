@@ -20,18 +20,13 @@ import time
 
 from solodeck.api import advance_chance
 from solodeck.errors import UnsupportedError
-from .result import Limits, SolveResult
+from solodeck.result import Limits, SearchStopped, SolveResult, StopReason, finish_open
 
 NEG_INFINITY = (-1, 0)  # below every utility: a loss is (0, ...), a win (1, ...)
 # A table entry with its key, measured with tracemalloc: ~650 bytes on Syndicate, ~2,300 on
 # Foursquare. The larger keeps --memory a cap for every game.
 BYTES_PER_ENTRY = 2400
 _CHECK_EVERY = 4096     # nodes between clock and limit checks
-
-
-class _Stop(Exception):
-    def __init__(self, status):
-        self.status = status
 
 
 class DepthFirstSolver:
@@ -41,7 +36,7 @@ class DepthFirstSolver:
     def __init__(self, game, limits: Limits | None = None, progress=None, *, prune: bool = True):
         if not game.acyclic:
             raise UnsupportedError(f"{game.name}: its positions can repeat, and this search assumes they "
-                                   "cannot; the game's own search (make_solver) handles cycles")
+                                   "cannot; solvers/reach.py handles cycles (make_solver picks it)")
         self.game = game
         self.prune = prune
         self.limits = limits or Limits()
@@ -58,25 +53,16 @@ class DepthFirstSolver:
     def solve(self, state) -> SolveResult:
         start = time.perf_counter()
         state = advance_chance(state)
-        status = "solved"
+        stop = None
         try:
             self._start_root()
-            self._solve_root(state)
+            won = self._solve_root(state)[0] == 1
             line = self.best_line(state)
-        except _Stop as stop:
-            status, line = stop.status, list(self.incumbent_line)
-        final = self.game.replay_moves(state, line)  # a line is only reported after replaying it
-        outcome = final.outcome()
-        won = bool(outcome and outcome.won)
-        if status == "solved":
-            verdict, exact = ("winnable" if won else "unwinnable"), True
-            status = "solved" if won else "unsolvable"
-        else:
-            verdict, exact = ("winnable" if won else "unknown"), False
-            line = line if won else []
-        return SolveResult(self.game.name, "open", status, verdict, exact,
-                           outcome.score if won else None, line, self.nodes, len(self.table),
-                           time.perf_counter() - start)
+        except SearchStopped as stopped:
+            stop, line = stopped.reason, list(self.incumbent_line)
+            won = self.incumbent[0] == 1
+        return finish_open(self.game, state, line, won=won, stop=stop, nodes=self.nodes,
+                           stored=len(self.table), start=start, engine="dfs")
 
     def value(self, state):
         """(exact utility, True) of a state, or (None, False) if a limit stopped the search."""
@@ -88,7 +74,7 @@ class DepthFirstSolver:
             self._start_root()
             self._check_limits()  # a spent budget must not buy another few thousand nodes
             return self._solve_root(state), True
-        except _Stop:
+        except SearchStopped:
             return None, False
 
     def best_line(self, state) -> list:
@@ -108,7 +94,7 @@ class DepthFirstSolver:
                 # that reaches the same value here.
                 move = next((m for m in state.legal_moves() if self._achieves(state, m, entry[0])), None)
                 if move is None:
-                    raise _Stop("timeout")  # only when a limit stopped the re-search
+                    raise SearchStopped(StopReason.TIMEOUT)  # only when a limit stopped the re-search
             line.append(move)
             state = advance_chance(state.play(move))
         return line
@@ -160,7 +146,7 @@ class DepthFirstSolver:
             bound = self.game.bound_utility(state.score_bound())
             if bound is not None and bound <= alpha:
                 return bound
-            moves = state.search_moves() if hasattr(state, "search_moves") else state.legal_moves()
+            moves = state.search_moves()
         else:
             bound, moves = None, state.legal_moves()
         best, best_move = NEG_INFINITY, None
@@ -176,7 +162,7 @@ class DepthFirstSolver:
         if best_move is None:  # search_moves() left nothing that could lead to a win
             best = self.game.utility(None)
         if entry is None and self.limits.max_states is not None and len(self.table) >= self.limits.max_states:
-            raise _Stop("memory-limit")
+            raise SearchStopped(StopReason.MEMORY_LIMIT)
         if entry is None and len(self.table) >= self._capacity:
             self.table.clear()  # the state graph is acyclic: a forgotten entry is only searched again
         self.table[key] = (best, best > alpha, best_move)
@@ -186,34 +172,9 @@ class DepthFirstSolver:
         if self.progress is not None:
             self.progress(self.nodes)
         if self._deadline is not None and time.perf_counter() > self._deadline:
-            raise _Stop("timeout")
+            raise SearchStopped(StopReason.TIMEOUT)
 
 
 def _just_below(value):
     """The utility just below ``value``: scores are whole numbers."""
     return (value[0], value[1] - 1)
-
-
-def make_solver(game, limits: Limits | None = None, progress=None):
-    """The game's compiled solver when it has one and it is built, else the generic search."""
-    limits = limits or Limits()
-    return game.fast_solver(limits, progress) or DepthFirstSolver(game, limits, progress)
-
-
-def solve_open(game, state, limits: Limits | None = None, progress=None, *, prune: bool = True) -> SolveResult:
-    """Solve with the fastest exact engine (``prune=False``: the plain generic reference)."""
-    solver = make_solver(game, limits, progress) if prune else DepthFirstSolver(game, limits, progress, prune=False)
-    return solver.solve(state)
-
-
-def value_first_moves(solver, state) -> list:
-    """[(move, exact utility or None)] for every legal move of the first decision, best first.
-
-    Syndicate's first decision is the opening (rank 5's members): this is `solve --all-openings`."""
-    state = advance_chance(state)
-    values = []
-    for move in state.legal_moves():
-        value, exact = solver.value(state.play(move))
-        values.append((move, value if exact else None))
-    values.sort(key=lambda mv: mv[1] if mv[1] is not None else (-2, 0), reverse=True)
-    return values

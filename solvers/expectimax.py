@@ -23,17 +23,13 @@ import time
 
 from solodeck.api import NO_WIN
 from solodeck.errors import UnsupportedError
+from solodeck.result import (Limits, SearchStopped, SolveResult, Status, StopReason, Verdict,
+                             finish_blind)
 from .dfs import BYTES_PER_ENTRY
-from .result import Limits, SolveResult
 
 LOSS = (0.0, 0.0)
 _TIE = 1e-12           # win probabilities closer than this are equal: the score decides
 _CHECK_EVERY = 2048
-
-
-class _Stop(Exception):
-    def __init__(self, status):
-        self.status = status
 
 
 def better(a, b, lower: bool = False) -> bool:
@@ -51,8 +47,7 @@ class ExpectimaxSolver:
         self.game, self.limits, self.progress = game, limits or Limits(), progress
         self.lower = game.score_sense == "lower"
         # A compiled exact valuer (the game's kernel), or None: then everything runs here.
-        hook = getattr(game, "fast_expectimax", None)
-        self.kernel = hook(self.limits) if hook is not None and use_kernel else None
+        self.kernel = game.fast_expectimax(self.limits) if use_kernel else None
         self.table: dict = {}
         self._capacity = max(1024, int(self.limits.memory_mb * 2**20 / BYTES_PER_ENTRY))
         self.nodes = 0
@@ -65,7 +60,7 @@ class ExpectimaxSolver:
         self._start()
         try:
             return self._value(state)
-        except _Stop:
+        except SearchStopped:
             return None
 
     def ranked_moves(self, state):
@@ -75,8 +70,8 @@ class ExpectimaxSolver:
         for move in state.legal_moves():
             try:
                 ranked.append((move, self._value(state.play(move))))
-            except _Stop as stop:
-                self._stopped = stop.status
+            except SearchStopped as stop:
+                self._stopped = stop.reason
                 ranked.append((move, None))
         sign = -1 if self.lower else 1
         ranked.sort(key=lambda mv: (mv[1] is not None, (mv[1] or LOSS)[0], sign * (mv[1] or LOSS)[1]), reverse=True)
@@ -90,10 +85,11 @@ class ExpectimaxSolver:
             if state.is_chance() or state.outcome() is not None:  # no decision yet: just the value
                 return self._result(self._value(state), [], start)
             ranked = self.ranked_moves(state)
-        except _Stop as stop:
-            return self._result(None, [], start, stop.status)
+        except SearchStopped as stop:
+            return self._result(None, [], start, Status(stop.reason))
         exact = all(v is not None for _m, v in ranked)
-        return self._result(ranked[0][1] if exact else None, ranked, start, "solved" if exact else self._stopped)
+        return self._result(ranked[0][1] if exact else None, ranked, start,
+                            Status.SOLVED if exact else Status(self._stopped))
 
     @property
     def total_nodes(self):
@@ -114,7 +110,7 @@ class ExpectimaxSolver:
             if self.progress is not None:
                 self.progress(self.nodes)
             if self._deadline is not None and time.perf_counter() > self._deadline:
-                raise _Stop("timeout")
+                raise SearchStopped(StopReason.TIMEOUT)
         outcome = state.outcome()
         if outcome is not None:
             return (1.0, float(outcome.score or 0)) if outcome.won else LOSS
@@ -123,7 +119,7 @@ class ExpectimaxSolver:
         if self.kernel is not None and self.kernel.accepts(state):
             value = self.kernel.value(state)
             if value is None:
-                raise _Stop(self.kernel.status)
+                raise SearchStopped(self.kernel.status)
             return value
         key = state.key()
         cached = self.table.get(key)
@@ -132,9 +128,9 @@ class ExpectimaxSolver:
         if state.is_chance():
             # A draw of several cards can have too many outcomes to list (The Sandwich Guy: C(44, 4)):
             # a state may say how many (chance_count) so a state budget stops before listing them.
-            count = state.chance_count() if hasattr(state, "chance_count") else None
+            count = state.chance_count()
             if count is not None and self.limits.max_states is not None and count > self.limits.max_states:
-                raise _Stop("memory-limit")
+                raise SearchStopped(StopReason.MEMORY_LIMIT)
             outcomes = state.chance_outcomes()
             total = sum(w for _o, w in outcomes)
             p = s = 0.0
@@ -150,21 +146,20 @@ class ExpectimaxSolver:
                 if better(child, value, self.lower):
                     value = child
         if self.limits.max_states is not None and len(self.table) >= self.limits.max_states:
-            raise _Stop("memory-limit")
+            raise SearchStopped(StopReason.MEMORY_LIMIT)
         if len(self.table) >= self._capacity:
             self.table.clear()  # a cache: the tree is acyclic, a forgotten value is only searched again
         self.table[key] = value
         return value
 
-    def _result(self, value, ranked, start, status="solved"):
+    def _result(self, value, ranked, start, status=Status.SOLVED):
         p = value[0] if value is not None else None
-        return SolveResult(
-            self.game.name, "blind", status,
-            "unknown" if value is None else ("winnable" if p > 0 else "unwinnable"),
-            value is not None, None, [ranked[0][0]] if ranked else [], self.total_nodes, self.stored,
-            time.perf_counter() - start, engine="expectimax" + (" (kernel)" if self.kernel else ""),
-            win_probability=p,
-            expected_score=_expected_score(value),
+        return finish_blind(
+            self.game, status=status,
+            verdict=Verdict.UNKNOWN if value is None else (Verdict.WINNABLE if p > 0 else Verdict.UNWINNABLE),
+            exact=value is not None, line=[ranked[0][0]] if ranked else [], start=start, nodes=self.total_nodes,
+            stored=self.stored, engine="expectimax" + (" (kernel)" if self.kernel else ""),
+            win_probability=p, expected_score=_expected_score(value),
             ranked=[{"move": str(m), "win_probability": None if v is None else v[0],
                      "expected_score": _expected_score(v)} for m, v in ranked])
 

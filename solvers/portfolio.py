@@ -9,7 +9,8 @@ from __future__ import annotations
 import multiprocessing
 import queue as queue_module
 
-from .result import SolveResult
+from solodeck.api import Outcome
+from solodeck.result import SolveResult, Verdict
 
 
 def _run(name, make_engine, state, results):
@@ -19,9 +20,10 @@ def _run(name, make_engine, state, results):
         results.put((name, None, f"{type(exc).__name__}: {exc}"))
 
 
-def race(engines: dict, state) -> SolveResult:
+def race(game, engines: dict, state) -> SolveResult:
     """``engines``: name -> a function returning an engine with ``solve(state)``. Returns the
-    winner's result (its ``engine`` names it), with ``raced_against`` naming the others."""
+    winner's result (its ``engine`` names it), with ``raced_against`` naming the others. Inexact
+    answers are ranked by ``game.utility`` (a replayed win first, then its score in the game's sense)."""
     context = multiprocessing.get_context("fork")  # the engine factories need not be picklable
     results = context.Queue()
     processes = [context.Process(target=_run, args=(name, make, state, results), daemon=True)
@@ -50,7 +52,8 @@ def race(engines: dict, state) -> SolveResult:
             process.join()
     if not answers:
         raise RuntimeError("every engine of the race failed: " + "; ".join(errors))
-    name, best = max(answers, key=lambda a: (a[1].verdict == "winnable", -(a[1].score or 0)))
+    name, best = max(answers, key=lambda a: game.utility(
+        Outcome(True, a[1].score) if a[1].verdict == Verdict.WINNABLE else None))
     return _named(best, name, engines)
 
 

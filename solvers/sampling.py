@@ -20,24 +20,9 @@ import math
 import time
 
 from solodeck.errors import UnsupportedError
+from solodeck.result import Limits, SolveResult, Status, Verdict, finish_blind
+from solodeck.shuffle import SplitMix64  # the kernels' generator too (ext/shared.pxd): the same draws
 from .expectimax import ExpectimaxSolver
-from .result import Limits, SolveResult
-
-_MASK = (1 << 64) - 1
-
-
-class SplitMix64:
-    """The kernels' generator (ext/foursquare.pyx, next_random), so both sample the same draws."""
-
-    def __init__(self, seed: int):
-        self.state = seed & _MASK
-
-    def next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
 
 
 def wilson_interval(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -50,27 +35,11 @@ def wilson_interval(successes: int, n: int, z: float = 1.959964) -> tuple[float,
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def sample_outcome(state, rng: SplitMix64):
-    """A chance outcome drawn with probability weight / total (outcomes in the state's order).
-
-    A state whose chance node has too many outcomes to list (a draw of several cards at once)
-    offers ``sample_chance(rng)`` instead, drawing with the same distribution."""
-    if hasattr(state, "sample_chance"):
-        return state.sample_chance(rng)
-    outcomes = state.chance_outcomes()
-    r = rng.next() % sum(w for _o, w in outcomes)
-    for outcome, weight in outcomes:
-        if r < weight:
-            return outcome
-        r -= weight
-    raise AssertionError("weights do not add up")
-
-
 def play_out(game, state, rng: SplitMix64, choose):
     """Play ``state`` to the end: chance by ``rng``, decisions by ``choose(state)``. Final state."""
     while state.outcome() is None or state.is_chance():
         if state.is_chance():
-            state = state.apply_chance(sample_outcome(state, rng))
+            state = state.apply_chance(state.sample_chance(rng))
         else:
             move = choose(state)
             if move is None:
@@ -82,10 +51,7 @@ def play_out(game, state, rng: SplitMix64, choose):
 def rollout_stats(game, state, samples: int, seed: int = 0) -> list:
     """[(move, wins, sum of winning scores)] for each legal move of a decision state: the move,
     then the baseline policy, over ``samples`` sampled draws (the kernel's when it has one)."""
-    if not hasattr(game, "baseline_move"):
-        raise UnsupportedError(f"{game.name} has no baseline policy for rollouts yet")
-    fast = getattr(game, "fast_rollouts", None)
-    stats = fast(state, samples, seed) if fast is not None else None
+    stats = game.fast_rollouts(state, samples, seed)
     if stats is not None:
         return stats
     stats = []
@@ -126,6 +92,19 @@ def exact_rows(game, state, limits: Limits):
              "expected_score": v[1] / v[0] if v[0] > 0 else None, "exact": True} for m, v in ranked]
 
 
+class BaselinePolicy:
+    """The game's simple rule (``game.baseline_move``), as a policy. It ranks nothing."""
+
+    def __init__(self, game):
+        self.game = game
+
+    def rank(self, state):
+        return None
+
+    def __call__(self, state):
+        return self.game.baseline_move(state)
+
+
 class BlindPolicy:
     """Plays the exact blind move when the tree fits ``exact_limits``, else the best rollout move.
     Only the state's public part (the grid, the drawn card, the composition of the rest) is
@@ -134,12 +113,13 @@ class BlindPolicy:
     def __init__(self, game, samples: int = 64, seed: int = 0, exact_limits: Limits | None = None):
         self.game, self.samples, self.seed = game, samples, seed
         if exact_limits is None:  # about 30 ms of the compiled valuer; the Python one is ~100x slower
-            fast = getattr(game, "fast_expectimax", None)
-            compiled = fast is not None and fast(Limits(memory_mb=1)) is not None
+            compiled = game.fast_expectimax(Limits(memory_mb=1)) is not None
             exact_limits = Limits(max_states=20_000 if compiled else 500, memory_mb=64)
         self.exact_limits = exact_limits
 
     def rank(self, state) -> list:
+        """Every legal move as a row (move, win_probability, interval, samples, expected_score,
+        exact), best first."""
         rows = exact_rows(self.game, state, self.exact_limits)
         return rows if rows is not None else estimated_rows(self.game, state, self.samples, self.seed)
 
@@ -150,15 +130,19 @@ class BlindPolicy:
         return self.rank(state)[0]["move"]
 
 
+POLICIES = ("blind", "baseline")
+
+
 def policy(game, name: str, samples: int = 64, seed: int = 0):
-    """A policy by name: ``baseline`` or ``blind``. A policy maps a decision state to a move."""
-    if not hasattr(game, "baseline_move"):
-        raise UnsupportedError(f"{game.name} has no policies yet (blind play needs a baseline)")
+    """A policy by name: ``baseline`` or ``blind``. A policy maps a decision state to a move
+    (``policy(state)``) and may rank the moves (``policy.rank(state)``: rows, or None)."""
+    if "blind" not in game.modes:
+        raise UnsupportedError(f"{game.name} has no blind mode yet, so no policies")
     if name == "baseline":
-        return game.baseline_move
+        return BaselinePolicy(game)
     if name == "blind":
         return BlindPolicy(game, samples, seed)
-    raise UnsupportedError(f"unknown policy '{name}' (expected: blind, baseline)")
+    raise UnsupportedError(f"unknown policy '{name}' (expected: {', '.join(POLICIES)})")
 
 
 def solve_blind(game, state, limits: Limits, samples: int, seed: int = 0, progress=None) -> SolveResult:
@@ -170,10 +154,9 @@ def solve_blind(game, state, limits: Limits, samples: int, seed: int = 0, progre
         return exact
     rows = estimated_rows(game, state, samples, seed)
     best = rows[0]
-    result = SolveResult(
-        game.name, "blind", "estimated", "winnable" if best["win_probability"] > 0 else "unknown", False,
-        None, [best["move"]], exact.nodes + samples * len(rows), exact.unique_states,
-        time.perf_counter() - start, engine="rollouts", win_probability=best["win_probability"],
-        expected_score=best["expected_score"], ranked=[{**r, "move": str(r["move"])} for r in rows],
-        interval=best["interval"], samples=samples)
-    return result
+    return finish_blind(
+        game, status=Status.ESTIMATED,
+        verdict=Verdict.WINNABLE if best["win_probability"] > 0 else Verdict.UNKNOWN, exact=False,
+        line=[best["move"]], start=start, nodes=exact.nodes + samples * len(rows), stored=exact.unique_states,
+        engine="rollouts", win_probability=best["win_probability"], expected_score=best["expected_score"],
+        ranked=[{**r, "move": str(r["move"])} for r in rows], interval=best["interval"], samples=samples)

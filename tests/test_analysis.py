@@ -1,4 +1,4 @@
-"""`solodeck analyze` (solvers/analysis.py): rows, resume after a kill, the engines agree, summary."""
+"""`solodeck analyze` (solodeck/analysis.py): rows, resume after a kill, the engines agree, summary."""
 import csv
 import json
 import signal
@@ -11,7 +11,7 @@ import pytest
 from solodeck.api import advance_chance
 from solodeck.ext import load
 from solodeck.registry import get_game
-from solodeck.solvers.analysis import Settings, analyze, read_rows, solve_deal, summarize
+from solodeck.analysis import Settings, analyze, read_rows, solve_deal, summarize
 from solodeck.solvers.sampling import BlindPolicy, wilson_interval
 
 
@@ -36,7 +36,7 @@ def test_a_row_is_the_solver_answer():
 # product has no such knob), is killed with SIGKILL once some rows are written, then resumed.
 SLOW_RUN = """
 import sys, time
-import solodeck.solvers.analysis as analysis
+import solodeck.analysis as analysis
 real = analysis.solve_deal
 def slow(*args):
     time.sleep(0.05)

@@ -10,11 +10,11 @@ import pytest
 from solodeck import cards as C
 from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, MoveError
-from solodeck.games.frozen_novelty import (DECK, DOWN, UP, VARIANTS, FrozenSolver, Move, Rules, State,
+from solodeck.games.frozen_novelty import (DECK, DOWN, UP, VARIANTS, Move, Rules, State,
                                            default_backs, parse_backs, parse_move)
 from solodeck.hints import build_hints, validate_hints, verify_hints
 from solodeck.registry import get_game
-from solodeck.solvers import Limits, make_solver
+from solodeck.solvers import Limits, ReachabilitySolver, make_solver
 
 GAME = get_game("frozen-novelty")
 COUNTS = Path(__file__).parent / "data" / "frozen_novelty_move_counts.json"
@@ -298,18 +298,18 @@ def test_cli_errors_are_one_line(tmp_path, cli):
                               for p, v, _w in KNOWN])
 def test_known_verdicts_pruned_unpruned_and_fastest(pos, variant, winnable):
     state = position(pos, variant)
-    for solver in (FrozenSolver(GAME), FrozenSolver(GAME, prune=False), make_solver(GAME, Limits())):
+    for solver in (ReachabilitySolver(GAME), ReachabilitySolver(GAME, prune=False), make_solver(GAME, Limits())):
         result = solver.solve(state)
         assert result.exact and result.verdict == ("winnable" if winnable else "unwinnable")
         if winnable:
-            assert GAME.replay_moves(state, result.line).won()
+            assert GAME.replay_moves(state, result.line).won
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_seeded_deals_are_won(variant):
     state = GAME.initial_state(GAME.new_deal(0, {"variant": variant}))
     result = make_solver(GAME, Limits(time_limit=30)).solve(state)
-    assert result.verdict == "winnable" and GAME.replay_moves(state, result.line).won()
+    assert result.verdict == "winnable" and GAME.replay_moves(state, result.line).won
 
 
 def small_position(rng, variant, left):
@@ -350,9 +350,9 @@ def compare_pruned_with_plain(cap):
     verdicts = []
     states = [small_position(rng, VARIANTS[i % 5], rng.randint(4, 10)) for i in range(150)]
     for state in states + list(perturbed(rng)):
-        plain = FrozenSolver(GAME, Limits(max_states=cap), prune=False).solve(state)
+        plain = ReachabilitySolver(GAME, Limits(max_states=cap), prune=False).solve(state)
         if plain.exact:  # the plain search may be cut off by the cap on big losses
-            pruned = FrozenSolver(GAME).solve(state)
+            pruned = ReachabilitySolver(GAME).solve(state)
             assert pruned.exact and plain.verdict == pruned.verdict
             verdicts.append((plain.verdict, plain.nodes))
     return verdicts
@@ -395,17 +395,17 @@ def test_stricter_rules_allow_a_subset_of_the_moves():
 def test_standard_deal_the_wide_search_misses_is_won_under_hard_rules():
     state = GAME.initial_state(GAME.new_deal(588))  # standard: the plain search ran out of memory
     result = make_solver(GAME, Limits(time_limit=60)).solve(state)
-    assert result.verdict == "winnable" and GAME.replay_moves(state, result.line).won()
+    assert result.verdict == "winnable" and GAME.replay_moves(state, result.line).won
 
 
 def test_search_handles_cycles_and_keeps_only_proven_losses():
     # Runs can go back and forth between empty Up stacks: the graph has cycles
     state = position(STUCK, "easy")
-    solver = FrozenSolver(GAME)
+    solver = ReachabilitySolver(GAME)
     assert solver.solve(state).verdict == "unwinnable"
     assert all(entry[0] == "lost" for entry in solver.table.values())
     win = position(EMPTY_DECK, "standard")
-    solver = FrozenSolver(GAME)
+    solver = ReachabilitySolver(GAME)
     assert solver.solve(win).verdict == "winnable"
     assert solver.value(win) == ((1, 0), True)
     lost_child = win.play(parse_move("flip D1"))  # the J of hearts turned up can never leave D1
@@ -507,6 +507,6 @@ if __name__ == "__main__":  # regenerate the regression file: python tests/test_
 
 
 def test_one_solver_reused_across_variants_answers_each_under_its_own_rules():
-    solver = FrozenSolver(GAME)  # keys leave the rules out, so the table must not carry over
+    solver = ReachabilitySolver(GAME)  # keys leave the rules out, so the table must not carry over
     assert solver.solve(position(DECK_TO_DECK, "very-hard")).verdict == "unwinnable"
     assert solver.solve(position(DECK_TO_DECK, "hard")).verdict == "winnable"

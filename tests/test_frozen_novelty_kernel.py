@@ -15,10 +15,10 @@ import pytest
 
 from solodeck.deals import load_deal
 from solodeck.ext import load
-from solodeck.games.frozen_novelty import (VARIANTS, FrozenSolver, KernelSolver, kernel_move, kernel_search,
+from solodeck.games.frozen_novelty import (VARIANTS, KernelSolver, kernel_move, kernel_search,
                                            kernel_tuple)
 from solodeck.registry import get_game
-from solodeck.solvers import Limits
+from solodeck.solvers import Limits, ReachabilitySolver
 from test_frozen_novelty import DECK_TO_DECK, EMPTY_DECK, STUCK, perturbed, position, small_position
 
 KERNEL = load("frozen_novelty")
@@ -99,12 +99,12 @@ def test_verdicts_and_node_counts_equal_the_reference():
     verdicts = []
     states = [small_position(rng, VARIANTS[i % 5], rng.randint(4, 12)) for i in range(200)]
     for state in states + list(perturbed(rng)):
-        ref = FrozenSolver(GAME).solve(state)
+        ref = ReachabilitySolver(GAME).solve(state)
         kernel = KernelSolver(GAME, KERNEL, Limits()).solve(state)
         assert kernel.exact and ref.exact and kernel.verdict == ref.verdict
         assert kernel.nodes == ref.nodes  # the same search in both
         if kernel.verdict == "winnable":
-            assert GAME.replay_moves(state, kernel.line).won()
+            assert GAME.replay_moves(state, kernel.line).won
         verdicts.append(kernel.verdict)
     assert verdicts.count("unwinnable") >= 20 and verdicts.count("winnable") >= 150
 
@@ -123,10 +123,10 @@ def test_seeded_deals_lines_replay_and_match_the_reference():
         variant = VARIANTS[seed % 5]
         state = GAME.initial_state(GAME.new_deal(seed, {"variant": variant}))
         kernel = KernelSolver(GAME, KERNEL, Limits(time_limit=30)).solve(state)
-        ref = FrozenSolver(GAME, Limits(time_limit=30)).solve(state)
+        ref = ReachabilitySolver(GAME, Limits(time_limit=30)).solve(state)
         assert kernel.verdict == ref.verdict == "winnable"
         assert kernel.line == ref.line  # same moves, same order, same search
-        assert GAME.replay_moves(state, kernel.line).won()
+        assert GAME.replay_moves(state, kernel.line).won
 
 
 def test_table_is_kept_across_solves_and_values():
@@ -142,7 +142,7 @@ def test_table_is_kept_across_solves_and_values():
     # a win stored by an earlier search, reached again from a twin position, still gives a line
     twin = state.play(GAME.parse_move("down D1 -> D3"))
     again = solver.solve(twin)
-    assert again.verdict == "winnable" and GAME.replay_moves(twin, again.line).won()
+    assert again.verdict == "winnable" and GAME.replay_moves(twin, again.line).won
 
 
 def test_limits_give_unknown():

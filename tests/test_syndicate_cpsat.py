@@ -80,7 +80,7 @@ def test_a_time_limit_is_never_a_loss():
 
 def test_race_reports_the_first_exact_answer_and_names_its_engine():
     state = GAME.initial_state(load_deal(PUZZLES / "syndicate" / "forced-three.toml"))
-    result = race({"search": lambda: DepthFirstSolver(GAME),
+    result = race(GAME, {"search": lambda: DepthFirstSolver(GAME),
                    "cpsat": lambda: cpsat_solver(GAME, Limits(time_limit=60))}, state)
     assert result.exact and (result.verdict, result.score) == ("winnable", 3)
     assert result.engine in ("dfs", "cpsat") and len(result.raced_against) == 1
@@ -89,7 +89,7 @@ def test_race_reports_the_first_exact_answer_and_names_its_engine():
 def test_race_with_no_exact_engine_stays_inexact():
     state = GAME.initial_state(load_deal(PUZZLES / "syndicate" / "sacrifice-maze.toml"))
     limits = Limits(time_limit=1.0)
-    result = race({"search": lambda: DepthFirstSolver(GAME, limits),
+    result = race(GAME, {"search": lambda: DepthFirstSolver(GAME, limits),
                    "cpsat": lambda: cpsat_solver(GAME, limits)}, state)
     assert not result.exact and result.verdict != "unwinnable"
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from .. import cards as C
 from ..api import NO_WIN, Deal, OneDeckGame, Outcome, value_counts, without_first
+from ..api import State as BaseState
 from ..ext import BlindValuer
 from ..errors import DealError, MoveError
 
@@ -89,7 +90,7 @@ def parse_move(text: str):
 
 
 # -- the state ------------------------------------------------------------------------------
-class State:
+class State(BaseState):
     """A position. ``queues``: 4 sorted tuples; ``discards``: counts per value (index 0 unused);
     ``deck``: the cards to come, top first; ``target``: (queue index 0-3, gap) once chosen;
     ``hand``: a drawn card that missed its target, waiting for stay or kick; ``burn``: a kick
@@ -270,6 +271,7 @@ class Boba(OneDeckGame):
     score_name = "cards in queues"
     score_sense = "higher"
     modes = ("open", "blind")
+    kernel = "boba"
     piles = {"deck": "the 52 cards, top first; the first four start queues 1-4"}
 
     def initial_state(self, deal: Deal) -> State:
@@ -314,12 +316,12 @@ class Boba(OneDeckGame):
     # -- the compiled kernel (ext/boba.pyx); each hook returns None when it is not built -------
     # Open mode needs none: the generic search reaches the score bound on its first line.
     def fast_expectimax(self, limits):
-        kernel = _kernel()
+        kernel = self.load_kernel()
         return BlindKernel(kernel, limits) if kernel is not None else None
 
     def fast_rollouts(self, state, samples, seed):
         """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the baseline policy."""
-        kernel = _kernel()
+        kernel = self.load_kernel()
         if kernel is None or not state.legal_moves():
             return None
         search = kernel.Search(1.0)
@@ -327,13 +329,7 @@ class Boba(OneDeckGame):
         return [(_from_kernel(m), wins, total) for m, wins, total in search.rollouts(samples, seed)]
 
 
-GAME = State.game = Boba()  # the registry's instance (solodeck/registry.py)
-
-
-def _kernel():
-    from ..ext import load
-
-    return load("boba")
+GAME = Boba()  # the registry's instance (solodeck/registry.py)
 
 
 def _set_kernel_position(search, state):

@@ -16,8 +16,10 @@ import time
 
 from .. import cards as C
 from ..api import NO_WIN, Deal, NumberDeckGame, Outcome, advance_chance, value_counts, without_first
+from ..api import State as BaseState
 from ..ext import BlindValuer
 from ..errors import DealError, MoveError
+from ..result import StopReason, finish_open
 
 SIDE = 4           # the grid is at most 4 x 4
 MAX_HEIGHT = 4     # a pile holds at most 4 cards
@@ -54,7 +56,7 @@ def parse_move(text: str) -> Place:
     return Place(int(m.group(1)), int(m.group(2)))
 
 
-class State:
+class State(BaseState):
     """A Foursquare position. ``piles`` maps (x, y) -> (top value, face up, height)."""
 
     __slots__ = ("piles", "deck", "hand", "_moves", "_key")
@@ -192,6 +194,7 @@ class Foursquare(NumberDeckGame):
     score_name = "cards left"
     score_sense = "higher"
     modes = ("open", "blind")
+    kernel = "foursquare"
     # The optimistic bound (every card drawn makes a new pile) is far above typical wins: aspiring
     # to it costs one failed search per point. Branch and bound finds a real win first.
     aspiration = False
@@ -217,16 +220,16 @@ class Foursquare(NumberDeckGame):
 
     # -- the compiled kernel (ext/foursquare.pyx); each hook returns None when it is not built --
     def fast_solver(self, limits, progress=None):
-        kernel = _kernel()
+        kernel = self.load_kernel()
         return KernelSolver(self, kernel, limits, progress) if kernel is not None else None
 
     def fast_expectimax(self, limits):
-        kernel = _kernel()
+        kernel = self.load_kernel()
         return BlindKernel(kernel, limits) if kernel is not None else None
 
     def fast_rollouts(self, state, samples, seed):
         """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the baseline policy."""
-        kernel = _kernel()
+        kernel = self.load_kernel()
         if kernel is None or state.hand is None or not state.piles:
             return None
         search = kernel.Search(1.0)
@@ -234,13 +237,7 @@ class Foursquare(NumberDeckGame):
         return [(Place(x, y), wins, total) for x, y, wins, total in search.rollouts(state.hand, samples, seed)]
 
 
-GAME = State.game = Foursquare()  # the registry's instance (solodeck/registry.py)
-
-
-def _kernel():
-    from ..ext import load
-
-    return load("foursquare")
+GAME = Foursquare()  # the registry's instance (solodeck/registry.py)
 
 
 def _kernel_piles(state):
@@ -268,22 +265,12 @@ class KernelSolver:
         self.search = kernel.Search(limits.memory_mb, limits.time_limit or 0.0, limits.max_states or 0)
 
     def solve(self, state):
-        from ..solvers.result import SolveResult
-
         start = time.perf_counter()
         state = advance_chance(state)
         line, exact = self._best(state)
-        final = self.game.replay_moves(state, line)  # a line is only reported after replaying it
-        outcome = final.outcome()
-        won = bool(outcome and outcome.won)
-        if exact:
-            status, verdict = ("solved", "winnable") if won else ("unsolvable", "unwinnable")
-        else:
-            status = "timeout" if self.search.stopped == 1 else "memory-limit"
-            verdict = "winnable" if won else "unknown"
-        return SolveResult(self.game.name, "open", status, verdict, exact, outcome.score if won else None,
-                           line if won else [], self.search.nodes, self.search.stored,
-                           time.perf_counter() - start, engine="kernel")
+        stop = None if exact else StopReason.from_code(self.search.stopped)
+        return finish_open(self.game, state, line, won=bool(line) or state.won, stop=stop,
+                           nodes=self.search.nodes, stored=self.search.stored, start=start, engine="kernel")
 
     def value(self, state):
         """(exact utility, True) of a state, or (None, False) if a limit stopped the search.

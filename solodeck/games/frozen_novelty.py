@@ -5,10 +5,10 @@ Twelve stacks, numbered 0-11: Deck stacks D1-D4 (0-3), Up stacks U1-U4 (4-7), Do
 (8-11). A stack is a tuple of codes bottom first, code = card * 2 + (1 if face up). Foundations
 are the rank (0 = empty) on each suit's foundation, suits in solodeck.cards order S H D C.
 
-The state graph has cycles (face-down cards and runs can move back and forth), so the generic
-solvers/dfs.py does not apply: :class:`FrozenSolver` is a reachability search with Tarjan's
-strongly connected components, which proves a position lost only when everything it reaches
-is explored (docs/rules/frozen-novelty.md, "How the solver searches").
+The state graph has cycles (face-down cards and runs can move back and forth): the open-mode
+search is the generic cycle-aware one, solvers/reach.py (Tarjan's strongly connected
+components), helped by this game's safe moves, stricter-rules pre-search and twin stacks
+(docs/rules/frozen-novelty.md, "How the solver searches"); the kernel does the same in C.
 """
 from __future__ import annotations
 
@@ -18,6 +18,9 @@ from dataclasses import dataclass
 
 from .. import cards as C
 from ..api import Deal, OneDeckGame, Outcome
+from ..api import State as BaseState
+from ..result import StopReason, finish_open
+from ..solvers.reach import VALUE_SECONDS, presearch
 from ..errors import DealError, MoveError
 
 VARIANTS = ("standard", "very-easy", "easy", "hard", "very-hard")
@@ -177,25 +180,22 @@ def parse_move(text: str) -> Move:
 
 
 # -- the state ------------------------------------------------------------------------------------
-class State:
+class State(BaseState):
     """A position: ``stacks`` (12 tuples of codes, bottom first), ``found`` (4 ranks)."""
 
     __slots__ = ("rules", "stacks", "found", "_moves", "_key")
-    game = None  # set below
 
     def __init__(self, rules: Rules, stacks: tuple, found: tuple):
         self.rules, self.stacks, self.found = rules, stacks, found
         self._moves = None
         self._key = None
 
-    def is_chance(self):
-        return False
-
+    @property
     def won(self):
         return sum(self.found) == 52
 
     def outcome(self):
-        if self.won():
+        if self.won:
             return Outcome(True, None)
         return None if self.legal_moves() else Outcome(False, None)
 
@@ -210,7 +210,7 @@ class State:
 
     def legal_moves(self):
         if self._moves is None:
-            self._moves = [] if self.won() else self._generate()
+            self._moves = [] if self.won else self._generate()
         return self._moves
 
     def _generate(self):
@@ -285,6 +285,22 @@ class State:
                             self.found[o] >= r - 1 for o in range(4) if (o in (1, 2)) != red(card)):
                         return Move("found", i)
         return None
+
+    def restricted(self):
+        """The position under the next stricter variant (STRICTER), whose moves are a subset."""
+        stricter = STRICTER.get(self.rules.variant)
+        return State(Rules(stricter, self.rules.backs), self.stacks, self.found) if stricter else None
+
+    def table_scope(self):
+        return self.rules  # keys leave the rules out: a table holds one variant's answers
+
+    def line_anchor(self):
+        return self.stacks
+
+    def transfer_line(self, anchor, moves):
+        """Keys fold interchangeable stacks: map the stacks of the twin that stored ``moves`` onto ours."""
+        perm = twin_map(self.rules, anchor, self.stacks)
+        return [Move(m.kind, perm[m.src], perm[m.dst] if m.dst >= 0 else -1, m.n) for m in moves]
 
     def search_moves(self):
         """The legal moves that can matter, best first: moves into empty stacks of one group are
@@ -367,7 +383,8 @@ class FrozenNovelty(OneDeckGame):
     has_chance = False   # open mode: every face is known; the face-down cards are not chance
     has_hidden = True    # ... but a real player cannot see them (blind mode: not built yet)
     modes = ("open",)
-    acyclic = False  # moves can undo each other: FrozenSolver and the kernel handle cycles
+    acyclic = False  # moves can undo each other: solvers/reach.py and the kernel handle cycles
+    kernel = "frozen_novelty"
     options = {"variant": ("standard", VARIANTS), "backs": ("", ())}
     piles = {"deck": "the 52 cards, top first; card i goes face down on Deck stack i mod 4"}
 
@@ -386,21 +403,12 @@ class FrozenNovelty(OneDeckGame):
         return parse_move(text)
 
     def fast_solver(self, limits, progress=None):
-        """The kernel when built; else this module's own search (never solvers/dfs.py, which
-        assumes an acyclic state graph)."""
-        kernel = _kernel()
-        if kernel is not None:
-            return KernelSolver(self, kernel, limits, progress)
-        return FrozenSolver(self, limits, progress)
+        """The kernel when built; else solvers.make_solver runs solvers/reach.py."""
+        kernel = self.load_kernel()
+        return KernelSolver(self, kernel, limits, progress) if kernel is not None else None
 
 
-GAME = State.game = FrozenNovelty()
-
-
-def _kernel():
-    from ..ext import load
-
-    return load("frozen_novelty")
+GAME = FrozenNovelty()
 
 
 # -- deal files: positions ----------------------------------------------------------------------
@@ -471,43 +479,12 @@ def position_form(state: State) -> dict:
     return out
 
 
-# -- the exact open-mode search -------------------------------------------------------------------
-WIN, LOST = "win", "lost"
-# A position in the table or on the search's path, measured with tracemalloc: 410-530 bytes
-# (keys share the tuples of unchanged stacks with their neighbours).
-BYTES_PER_ENTRY = 600
-VALUE_SECONDS = 2.0     # hint files: each move's value gets this much when no time limit is set
-_CHECK_EVERY = 1024
-
-
+# -- search support --------------------------------------------------------------------------
 # Stricter rules whose legal moves are, in every position, a subset of the looser rules' (hard only
 # removes standard's and easy's uses of an empty Deck stack; very hard only removes face-down moves):
 # a win under them is a win here. Searching them first, briefly, finds wins that the looser
 # rules' wider search can miss for a long time; if it finds none, the full search runs as before.
 STRICTER = {"standard": "hard", "easy": "hard", "hard": "very-hard"}
-PRESEARCH_STATES = 20_000
-
-
-def presearch(make_solver, state, limits, start):
-    """A short search of ``state`` under its stricter rules: the SolveResult, or None if there are
-    no stricter rules. ``make_solver(limits)`` builds the engine; the win, if any, is checked
-    under the state's own rules by the caller."""
-    from ..solvers.result import Limits
-
-    stricter = STRICTER.get(state.rules.variant)
-    if stricter is None:
-        return None
-    left = None if limits.time_limit is None else max(1e-9, limits.time_limit - (time.perf_counter() - start))
-    cap = PRESEARCH_STATES if limits.max_states is None else min(PRESEARCH_STATES, limits.max_states)
-    sub = State(Rules(stricter, state.rules.backs), state.stacks, state.found)
-    solver = make_solver(Limits(left, cap, limits.memory_mb))
-    solver.replay = False  # the caller replays a win under the state's own rules
-    return solver.solve(sub)
-
-
-class _Stop(Exception):
-    def __init__(self, status):
-        self.status = status
 
 
 def twin_map(rules, origin, stacks):
@@ -521,181 +498,6 @@ def twin_map(rules, origin, stacks):
         free.remove(k)
         perm[j] = k
     return perm
-
-
-def closure(state, prune=True):
-    """Play safe moves until none is left: (state, the moves played)."""
-    played = []
-    while prune:
-        m = state.safe_move()
-        if m is None:
-            break
-        played.append(m)
-        state = state._apply(m)
-    return state, played
-
-
-class FrozenSolver:
-    """Exact open-mode search with DepthFirstSolver's interface (``solve``, ``value``).
-
-    A depth-first reachability search: is a won position reachable? Every reachable position is
-    expanded once per search (``index`` holds the ones met in this search), so it ends on a
-    cyclic graph and finds a win if there is one. A position is proven lost, and kept in the table
-    across searches, when its strongly connected component is complete without a win (Tarjan):
-    everything it reaches has then been explored. Positions on a cycle through the path of a
-    search that found a win are not proven anything and are forgotten. ``prune=False`` turns
-    off safe moves, symmetry folding of moves and move ordering: the plain reference."""
-
-    def __init__(self, game, limits=None, progress=None, *, prune: bool = True):
-        from ..solvers.result import Limits
-
-        self.game, self.limits, self.progress, self.prune = game, limits or Limits(), progress, prune
-        self.table: dict = {}  # key -> (WIN, stacks, moves to the win) or (LOST,)
-        self._capacity = max(1024, int(self.limits.memory_mb * 2**20 / BYTES_PER_ENTRY))
-        self.nodes = 0
-        self._deadline = None
-        self.replay = True
-        self._rules = None  # the rules the table's entries were found under
-
-    def solve(self, state):
-        from ..solvers.result import SolveResult
-
-        start = time.perf_counter()
-        if self.limits.time_limit is None:
-            self._deadline = None  # a value() before may have set its own budget
-        elif self._deadline is None:
-            self._deadline = start + self.limits.time_limit
-        pre = presearch(lambda lim: FrozenSolver(self.game, lim), state, self.limits, start) if self.prune else None
-        if pre is not None:
-            self.nodes += pre.nodes
-        try:
-            if pre is not None and pre.verdict == "winnable":
-                found, line, status = True, pre.line, "solved"
-            else:
-                found, line = self._search(state)
-                status = "solved" if found else "unsolvable"
-        except _Stop as stop:
-            found, line, status = False, [], stop.status
-        won = False
-        if found:  # a line is only reported after replaying it (a pre-search's line: by its caller)
-            won = not self.replay or bool(self.game.replay_moves(state, line).won())
-            assert won, "internal error: the winning line does not replay"
-        verdict = "winnable" if won else ("unwinnable" if status == "unsolvable" else "unknown")
-        return SolveResult(self.game.name, "open", status, verdict, status in ("solved", "unsolvable"),
-                           None, line, self.nodes, len(self.table), time.perf_counter() - start,
-                           engine="dfs" if self.prune else "dfs-unpruned")
-
-    def value(self, state):
-        """(exact utility, True), or (None, False) if a limit stopped the search."""
-        if self.limits.time_limit is None:
-            self._deadline = time.perf_counter() + VALUE_SECONDS
-        elif self._deadline is None:
-            self._deadline = time.perf_counter() + self.limits.time_limit
-        try:
-            found, _line = self._search(state)
-        except _Stop:
-            return None, False
-        return self.game.utility(Outcome(found, None) if found else None), True
-
-    # -- the search --------------------------------------------------------------------------
-    def _expand(self, state):
-        return state.search_moves() if self.prune else state.legal_moves()
-
-    def _search(self, root):
-        """(win reachable?, a winning line from ``root``)."""
-        root, head = closure(root, self.prune)
-        if root.rules != self._rules:  # keys leave the rules out: a table holds one variant's answers
-            self.table.clear()
-            self._rules = root.rules
-        table = self.table
-        if root.won():
-            return True, head
-        entry = table.get(root.key())
-        if entry is not None:
-            return (True, head + self._line_from(root)) if entry[0] == WIN else (False, [])
-        index = {}     # key -> discovery number, for the positions of this search not yet settled
-        scc = []       # Tarjan's stack of unsettled keys
-        # frame: [state, key, number, low, moves, next move, moves that led here]
-        frames = []
-
-        def enter(state, came_by):
-            self.nodes += 1
-            if self.nodes % _CHECK_EVERY == 0:
-                self._check(len(index))
-            if self.limits.max_states is not None and len(index) + len(self.table) >= self.limits.max_states:
-                raise _Stop("memory-limit")
-            key = state.key()
-            index[key] = n = len(index)
-            scc.append(key)
-            frames.append([state, key, n, n, self._expand(state), 0, came_by])
-
-        enter(root, [])
-        while frames:
-            frame = frames[-1]
-            state, key, number, low, moves, i, _came = frame
-            if i < len(moves):
-                frame[5] = i + 1
-                child, autos = closure(state._apply(moves[i]), self.prune)
-                came_by = [moves[i]] + autos
-                if child.won():
-                    return True, self._finish(frames, head, came_by, [])
-                ckey = child.key()
-                entry = table.get(ckey)
-                if entry is not None:
-                    if entry[0] == WIN:
-                        return True, self._finish(frames, head, came_by, self._line_from(child))
-                    continue
-                seen = index.get(ckey)
-                if seen is not None:  # unsettled: on a cycle through the path, or settling
-                    if seen < low:
-                        frame[3] = seen
-                    continue
-                enter(child, came_by)
-                continue
-            frames.pop()
-            if low == number:  # a complete component without a win: all of it is lost
-                while True:
-                    k = scc.pop()
-                    del index[k]
-                    self._store(k, (LOST,))
-                    if k == key:
-                        break
-            elif frames and low < frames[-1][3]:
-                frames[-1][3] = low
-        return False, []
-
-    def _finish(self, frames, head, came_by, tail):
-        """The winning line along the path; every position on it is stored as a win with the
-        rest of its line."""
-        pieces = [f[6] for f in frames[1:]] + [came_by]
-        line = [m for piece in pieces for m in piece] + tail
-        done = len(head)
-        full = head + line
-        for f, piece in zip(frames, [[]] + pieces[:-1]):
-            done += len(piece)
-            self._store(f[1], (WIN, f[0].stacks, full[done:]))
-        return full
-
-    def _line_from(self, state):
-        """The stored winning line of a position in the table. The key folds interchangeable
-        stacks, so the line was stored by a twin position: its stacks are mapped onto ours."""
-        _tag, origin, moves = self.table[state.key()]
-        perm = twin_map(state.rules, origin, state.stacks)
-        return [Move(m.kind, perm[m.src], perm[m.dst] if m.dst >= 0 else -1, m.n) for m in moves]
-
-    def _store(self, key, entry):
-        if len(self.table) >= self._capacity:
-            self.table.clear()  # a cache: forgotten positions are only searched again
-        self.table[key] = entry  # (max_states is checked as positions are entered)
-
-    def _check(self, unsettled):
-        if self.progress is not None:
-            self.progress(self.nodes)
-        if self._deadline is not None and time.perf_counter() > self._deadline:
-            raise _Stop("timeout")
-        if unsettled > self._capacity or (self.limits.max_states is not None
-                                          and unsettled + len(self.table) > self.limits.max_states):
-            raise _Stop("memory-limit")  # the positions of the search itself cannot be dropped
 
 
 # -- the compiled kernel (ext/frozen_novelty.pyx) -----------------------------------------------
@@ -724,7 +526,6 @@ class KernelSolver:
         self.game, self.kernel, self.limits, self.progress = game, kernel, limits, progress
         self.search, self._rules = None, None
         self.extra_nodes = 0  # positions of the searches under stricter rules
-        self.replay = True
 
     def _load(self, state):
         if self.search is None or self._rules != state.rules:
@@ -732,8 +533,6 @@ class KernelSolver:
         self.search.set_position([list(s) for s in state.stacks], list(state.found))
 
     def solve(self, state):
-        from ..solvers.result import SolveResult
-
         start = time.perf_counter()
         pre = presearch(lambda lim: KernelSolver(self.game, self.kernel, lim), state, self.limits, start)
         self.extra_nodes += pre.nodes if pre is not None else 0
@@ -749,17 +548,10 @@ class KernelSolver:
             line = [kernel_move(t) for t in self.search.line()] if found == 1 else []
         if self.progress is not None:
             self.progress(self.search.nodes + self.extra_nodes)
-        if found == 1:
-            # a line is only reported after replaying it (a pre-search's line: by its caller)
-            assert not self.replay or self.game.replay_moves(state, line).won(), "internal error: the line does not win"
-            status, verdict = "solved", "winnable"
-        elif found == 0:
-            status, verdict = "unsolvable", "unwinnable"
-        else:
-            status, verdict = ("timeout" if self.search.stopped == 1 else "memory-limit"), "unknown"
-        return SolveResult(self.game.name, "open", status, verdict, found >= 0, None, line,
-                           self.search.nodes + self.extra_nodes, self.search.stored, time.perf_counter() - start,
-                           engine="kernel")
+        return finish_open(self.game, state, line, won=found == 1,
+                           stop=StopReason.from_code(self.search.stopped) if found < 0 else None,
+                           nodes=self.search.nodes + self.extra_nodes, stored=self.search.stored,
+                           start=start, engine="kernel")
 
     def value(self, state):
         """(exact utility, True), or (None, False) if a limit stopped the search."""

@@ -19,6 +19,7 @@ from math import comb
 
 from .. import cards as C
 from ..api import Deal, OneDeckGame, Outcome
+from ..api import State as BaseState
 from ..errors import DealError, MoveError
 
 HAND_LIMIT = 8
@@ -169,12 +170,11 @@ def canonical(hand: frozenset, deck: tuple):
     return best
 
 
-class State:
+class State(BaseState):
     """A Sandwich Guy position: ``hand`` (frozenset of cards), ``deck`` (top first), ``draw``
     (cards still to draw after the last discard; 0 at a decision)."""
 
     __slots__ = ("hand", "deck", "draw", "_moves", "_key")
-    game = None  # set below
 
     def __init__(self, hand, deck: tuple, draw: int = 0):
         self.hand = frozenset(hand)
@@ -272,6 +272,7 @@ class SandwichGuy(OneDeckGame):
     score_name = "cards left in hand"
     score_sense = "lower"
     modes = ("open", "blind")
+    kernel = "sandwich"
     piles = {"deck": "the 52 cards, top first (the top 8 form the hand)"}
 
     def initial_state(self, deal: Deal) -> State:
@@ -299,17 +300,11 @@ class SandwichGuy(OneDeckGame):
     def fast_rollouts(self, state, samples, seed):
         """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the baseline policy, in
         the kernel (ext/sandwich.pyx), which samples the same draws; None when it is not built."""
-        kernel = _kernel()
+        kernel = self.load_kernel()
         if kernel is None or state.is_chance():
             return None
         return [(Sandwich(cards), wins, total)
                 for cards, wins, total in kernel.rollouts(sorted(state.hand), list(state.deck), samples, seed)]
-
-
-def _kernel():
-    from ..ext import load
-
-    return load("sandwich")
 
 
 def count_sandwiches(cards) -> int:
@@ -323,7 +318,7 @@ def count_sandwiches(cards) -> int:
     return n
 
 
-GAME = State.game = SandwichGuy()  # the registry's instance (solodeck/registry.py)
+GAME = SandwichGuy()  # the registry's instance (solodeck/registry.py)
 
 
 def _state_from_position(position: dict, source: str) -> State:

@@ -14,7 +14,9 @@ import time
 
 from .. import cards as C
 from ..api import NO_WIN, Deal, NumberDeckGame, Outcome
+from ..api import State as BaseState
 from ..errors import DealError, MoveError
+from ..result import StopReason, finish_open
 
 RANK_NAMES = "A23456789T"
 # Deal: deck cards 1–9 are rank 5's candidates, 10–16 rank 4's, 17–21 rank 3's, 22–24 rank 2's,
@@ -125,11 +127,10 @@ def _add(values: tuple, v: int) -> tuple:
     return tuple(sorted(values + (v,)))
 
 
-class State:
+class State(BaseState):
     """A Syndicate position. Immutable; ``members``/``candidates`` are indexed by rank - 1."""
 
     __slots__ = ("members", "candidates", "reserve", "sacrificed", "won", "_moves")
-    game = None  # set below: the Syndicate game instance
 
     def __init__(self, members, candidates, reserve=(), sacrificed=0, won=False):
         self.members = members
@@ -140,12 +141,6 @@ class State:
         self._moves = None
 
     # -- the state API ---------------------------------------------------------------------------
-    def is_chance(self):
-        return False
-
-    def chance_outcomes(self):
-        return []
-
     def key(self):
         # Sacrifices so far are implied by the cards left, so they need not be in the key.
         return (self.members, self.candidates, self.reserve, self.won)
@@ -276,6 +271,8 @@ class Syndicate(NumberDeckGame):
     source = "Isaludo (seeds/000), p. 39"
     score_name = "sacrifices"
     score_sense = "lower"
+    kernel = "syndicate"
+    model = "syndicate"
 
     def initial_state(self, deal: Deal) -> State:
         if deal.position is not None:
@@ -292,13 +289,11 @@ class Syndicate(NumberDeckGame):
         return parse_move(text)
 
     def fast_solver(self, limits, progress=None):
-        from ..ext import load
-
-        kernel = load("syndicate")
+        kernel = self.load_kernel()
         return KernelSolver(self, kernel, limits, progress) if kernel is not None else None
 
 
-GAME = State.game = Syndicate()  # the registry's instance (solodeck/registry.py)
+GAME = Syndicate()  # the registry's instance (solodeck/registry.py)
 
 
 class KernelSolver:
@@ -315,22 +310,14 @@ class KernelSolver:
 
     # -- DepthFirstSolver's interface ------------------------------------------------------------
     def solve(self, state):
-        from ..solvers.result import SolveResult
-
         start = time.perf_counter()
         future, line, found = self._best(state)
-        if self.search.stopped == 0:
-            status, exact = ("solved", True) if future is not None else ("unsolvable", True)
+        if self.search.stopped:
+            stop, line, won = StopReason.from_code(self.search.stopped), found or [], bool(found)
         else:
-            status, exact = ("timeout" if self.search.stopped == 1 else "memory-limit"), False
-            line = found or []
-        final = self.game.replay_moves(state, line)  # a line is only reported after replaying it
-        outcome = final.outcome()
-        won = bool(outcome and outcome.won)
-        verdict = "winnable" if won else ("unwinnable" if exact else "unknown")
-        return SolveResult(self.game.name, "open", status, verdict, exact, outcome.score if won else None,
-                           line, self.search.nodes, self.search.stored, time.perf_counter() - start,
-                           engine="kernel")
+            stop, won = None, future is not None
+        return finish_open(self.game, state, line, won=won, stop=stop, nodes=self.search.nodes,
+                           stored=self.search.stored, start=start, engine="kernel")
 
     def value(self, state):
         """(exact utility, True) of a state, or (None, False) if a limit stopped the search."""

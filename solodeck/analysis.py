@@ -15,6 +15,8 @@ cluster (``scheduler="tcp://host:port"``: seeds batched into tasks, rows streame
 engine calls the same :func:`solve_deal`, and a deal's row does not depend on which ran it.
 
 This module knows nothing of any game: only the registry, the state API and the solvers.
+It is application code (files, processes, Dask, progress bars), so it lives in the package, not
+among the generic algorithms of solodeck.solvers.
 """
 from __future__ import annotations
 
@@ -28,13 +30,12 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from solodeck.api import advance_chance
-from solodeck.errors import SolodeckError, UnsupportedError
-from .result import Limits
-from .sampling import wilson_interval
+from .errors import SolodeckError, UnsupportedError
+from .result import Limits, Verdict
+from .solvers.sampling import wilson_interval
 
 COLUMNS = ["seed", "mode", "verdict", "exact", "score", "win_probability", "states", "seconds", "engine"]
-WON = {"open": "winnable", "blind": "won"}
+WON = {"open": Verdict.WINNABLE, "blind": Verdict.WON}  # a won row's verdict, by mode
 
 
 @dataclass
@@ -52,9 +53,10 @@ class Settings:
 # -- one deal ------------------------------------------------------------------------------------
 def solve_deal(settings: Settings, seed: int, mode: str) -> dict:
     """The CSV row of one deal in one mode (runs in whichever worker gets it)."""
-    from solodeck.registry import get_game
-    from .dfs import make_solver
-    from .sampling import BlindPolicy
+    from .registry import get_game
+    from .solvers import make_solver
+    from .solvers.episode import RANK_FIRST_CHOICE, play_episode
+    from .solvers.sampling import BlindPolicy
 
     game = get_game(settings.game)
     deal = game.new_deal(seed, settings.options)
@@ -64,19 +66,12 @@ def solve_deal(settings: Settings, seed: int, mode: str) -> dict:
         return _row(seed, mode, result.verdict, result.exact, result.score, None, result.unique_states,
                     result.seconds, result.engine)
     start = time.perf_counter()
-    chooser = BlindPolicy(game, settings.samples)
-    state = advance_chance(game.initial_state(deal))
-    first = None
-    while state.outcome() is None:
-        if first is None and len(state.legal_moves()) > 1:
-            first = chooser.rank(state)[0]  # what the player could know of the deal at the start
-            move = first["move"]
-        else:
-            move = chooser(state)
-        state = advance_chance(state.play(move))
-    outcome = state.outcome()
+    decisions, final = play_episode(game.initial_state(deal), BlindPolicy(game, settings.samples), RANK_FIRST_CHOICE)
+    # what the player could know of the deal at the start: the first real choice's best row
+    first = next((d.rows[0] for d in decisions if d.rows), None)
+    outcome = final.outcome()
     p = first["win_probability"] if first else None
-    return _row(seed, mode, "won" if outcome.won else "lost", bool(first and first["exact"]),
+    return _row(seed, mode, Verdict.WON if outcome.won else Verdict.LOST, bool(first and first["exact"]),
                 outcome.score if outcome.won else None, p, None, time.perf_counter() - start,
                 "blind policy")
 
@@ -87,7 +82,7 @@ def solve_batch(settings: Settings, jobs: list) -> list:
 
 
 def _row(seed, mode, verdict, exact, score, p, states, seconds, engine) -> dict:
-    return {"seed": seed, "mode": mode, "verdict": verdict, "exact": exact, "score": score,
+    return {"seed": seed, "mode": mode, "verdict": str(verdict), "exact": exact, "score": score,
             "win_probability": None if p is None else round(p, 6), "states": states,
             "seconds": round(seconds, 4), "engine": engine}
 
@@ -163,14 +158,12 @@ def analyze(settings: Settings, seeds: range, out, *, jobs: int = 1, scheduler: 
             command: str | None = None) -> dict:
     """Solve every (seed, mode) not yet in ``out``/deals.csv, then write the summary (with the
     ``command`` that made it, if given). Returns it."""
-    from solodeck.registry import get_game
+    from .registry import get_game
 
     game = get_game(settings.game)
     for mode in settings.modes:
         if mode not in game.modes:
             raise UnsupportedError(f"{game.name} has no {mode} mode (it has: {', '.join(game.modes)})")
-        if mode == "blind" and not hasattr(game, "baseline_move"):
-            raise UnsupportedError(f"{game.name}: blind analysis needs the game's blind policy, not built yet")
     run = Run(out)
     rows = run.start(settings, resume)
     done = {(r["seed"], r["mode"]) for r in rows}
@@ -271,7 +264,7 @@ def summarize(rows: list, settings: Settings, seeds: range) -> dict:
     for mode, mine in by_mode.items():
         n = len(mine)
         wins = sum(r["verdict"] == WON[mode] for r in mine)
-        unknown = sum(r["verdict"] == "unknown" for r in mine)
+        unknown = sum(r["verdict"] == Verdict.UNKNOWN for r in mine)
         lo, _ = wilson_interval(wins, n)
         _, hi = wilson_interval(wins + unknown, n)
         scores: dict = {}
@@ -294,8 +287,8 @@ def summarize(rows: list, settings: Settings, seeds: range) -> dict:
             summary["timing"][mode] = {"median": statistics.median(times), "p95": _percentile(times, 0.95),
                                        "max": max(times), "total": sum(times)}
     if {"open", "blind"} <= set(by_mode):
-        won_open = {r["seed"] for r in by_mode["open"] if r["verdict"] == "winnable"}
-        won_blind = {r["seed"] for r in by_mode["blind"] if r["verdict"] == "won"}
+        won_open = {r["seed"] for r in by_mode["open"] if r["verdict"] == WON["open"]}
+        won_blind = {r["seed"] for r in by_mode["blind"] if r["verdict"] == WON["blind"]}
         summary["cost_of_blindness"] = {
             "won_open_lost_blind": len(won_open - won_blind),
             "win_rate_difference": summary["modes"]["open"]["win_rate"] - summary["modes"]["blind"]["win_rate"]}

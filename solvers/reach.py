@@ -1,0 +1,206 @@
+"""Exact open-mode search for games whose positions can repeat (``Game.acyclic = False``).
+
+The question is reachability: can a won position be reached? A depth-first search expands every
+reachable position once per search (``index`` holds the ones met in this search), so it ends on a
+cyclic graph and finds a win if there is one. A position is proven lost, and kept in the table
+across searches, only when its strongly connected component is complete without a win (Tarjan):
+everything it reaches has then been explored. Positions on a cycle through the path of a search
+that found a win are proven nothing and are forgotten, so a position on a cycle is never stored
+as lost by mistake.
+
+The game helps through the state API, every hook exact (solodeck/api.py): ``safe_move()`` is
+played without branching (a dominance: it never lowers the value), ``search_moves()`` drops
+moves that cannot matter, ``restricted()`` offers stricter rules to try briefly first (a win
+there is a win here), ``table_scope()`` says when the table must be cleared, and
+``line_anchor()`` / ``transfer_line()`` map a stored line onto a twin position when keys fold
+symmetries. ``prune=False`` turns the hooks off (safe moves, search_moves, the pre-search):
+the plain reference the tests compare with.
+
+Games with a score need more than reachability; they are refused until one arrives.
+"""
+from __future__ import annotations
+
+import time
+
+from solodeck.api import Outcome
+from solodeck.errors import UnsupportedError
+from solodeck.result import Limits, SearchStopped, StopReason, finish_open
+
+WIN, LOST = "win", "lost"
+# A position in the table or on the search's path, measured with tracemalloc on Frozen Novelty:
+# 410-530 bytes (keys share the tuples of unchanged parts with their neighbours).
+BYTES_PER_ENTRY = 600
+VALUE_SECONDS = 2.0     # hint files: each move's value gets this much when no time limit is set
+PRESEARCH_STATES = 20_000  # the pre-search under restricted() rules: a short look, then the real search
+_CHECK_EVERY = 1024
+
+
+def presearch(make_solver, state, limits: Limits, start: float):
+    """A short search of ``state.restricted()`` (stricter rules whose moves are a subset): its
+    SolveResult, or None if the game offers none. ``make_solver(limits)`` builds the engine; a
+    win it finds is a win of ``state`` too, and the caller replays it under ``state``'s rules."""
+    sub = state.restricted()
+    if sub is None:
+        return None
+    left = None if limits.time_limit is None else max(1e-9, limits.time_limit - (time.perf_counter() - start))
+    cap = PRESEARCH_STATES if limits.max_states is None else min(PRESEARCH_STATES, limits.max_states)
+    return make_solver(Limits(left, cap, limits.memory_mb)).solve(sub)
+
+
+def closure(state, prune: bool = True):
+    """Play safe moves until none is left: (state, the moves played)."""
+    played = []
+    while prune:
+        move = state.safe_move()
+        if move is None:
+            break
+        played.append(move)
+        state = state.play(move)
+    return state, played
+
+
+class ReachabilitySolver:
+    """Exact search with DepthFirstSolver's interface (``solve``, ``value``) on a cyclic state graph."""
+
+    def __init__(self, game, limits: Limits | None = None, progress=None, *, prune: bool = True):
+        if game.score_sense is not None:
+            raise UnsupportedError(f"{game.name}: the search for games whose positions repeat decides "
+                                   "win or loss only; a score is not supported yet")
+        self.game, self.limits, self.progress, self.prune = game, limits or Limits(), progress, prune
+        self.table: dict = {}  # key -> (WIN, line_anchor, moves to the win) or (LOST,)
+        self._capacity = max(1024, int(self.limits.memory_mb * 2**20 / BYTES_PER_ENTRY))
+        self.nodes = 0
+        self._deadline = None
+        self._scope = None  # the table_scope() the table's entries were found under
+
+    def solve(self, state):
+        start = time.perf_counter()
+        if self.limits.time_limit is None:
+            self._deadline = None  # a value() before may have set its own budget
+        elif self._deadline is None:
+            self._deadline = start + self.limits.time_limit
+        pre = presearch(lambda lim: ReachabilitySolver(self.game, lim), state, self.limits, start) \
+            if self.prune else None
+        if pre is not None:
+            self.nodes += pre.nodes
+        stop = None
+        try:
+            if pre is not None and pre.verdict == "winnable":
+                found, line = True, pre.line
+            else:
+                found, line = self._search(state)
+        except SearchStopped as stopped:
+            found, line, stop = False, [], stopped.reason
+        return finish_open(self.game, state, line, won=found, stop=stop, nodes=self.nodes,
+                           stored=len(self.table), start=start, engine="dfs" if self.prune else "dfs-unpruned")
+
+    def value(self, state):
+        """(exact utility, True), or (None, False) if a limit stopped the search."""
+        if self.limits.time_limit is None:
+            self._deadline = time.perf_counter() + VALUE_SECONDS
+        elif self._deadline is None:
+            self._deadline = time.perf_counter() + self.limits.time_limit
+        try:
+            found, _line = self._search(state)
+        except SearchStopped:
+            return None, False
+        return self.game.utility(Outcome(True, None) if found else None), True
+
+    # -- the search --------------------------------------------------------------------------
+    def _expand(self, state):
+        return state.search_moves() if self.prune else state.legal_moves()
+
+    def _search(self, root):
+        """(win reachable?, a winning line from ``root``)."""
+        root, head = closure(root, self.prune)
+        if root.table_scope() != self._scope:
+            self.table.clear()
+            self._scope = root.table_scope()
+        table = self.table
+        if root.won:
+            return True, head
+        entry = table.get(root.key())
+        if entry is not None:
+            return (True, head + self._line_from(root)) if entry[0] == WIN else (False, [])
+        index = {}     # key -> discovery number, for the positions of this search not yet settled
+        scc = []       # Tarjan's stack of unsettled keys
+        # frame: [state, key, number, low, moves, next move, moves that led here]
+        frames = []
+
+        def enter(state, came_by):
+            self.nodes += 1
+            if self.nodes % _CHECK_EVERY == 0:
+                self._check(len(index))
+            if self.limits.max_states is not None and len(index) + len(self.table) >= self.limits.max_states:
+                raise SearchStopped(StopReason.MEMORY_LIMIT)
+            key = state.key()
+            index[key] = n = len(index)
+            scc.append(key)
+            frames.append([state, key, n, n, self._expand(state), 0, came_by])
+
+        enter(root, [])
+        while frames:
+            frame = frames[-1]
+            state, key, number, low, moves, i, _came = frame
+            if i < len(moves):
+                frame[5] = i + 1
+                child, autos = closure(state.play(moves[i]), self.prune)
+                came_by = [moves[i]] + autos
+                if child.won:
+                    return True, self._finish(frames, head, came_by, [])
+                ckey = child.key()
+                entry = table.get(ckey)
+                if entry is not None:
+                    if entry[0] == WIN:
+                        return True, self._finish(frames, head, came_by, self._line_from(child))
+                    continue
+                seen = index.get(ckey)
+                if seen is not None:  # unsettled: on a cycle through the path, or settling
+                    if seen < low:
+                        frame[3] = seen
+                    continue
+                enter(child, came_by)
+                continue
+            frames.pop()
+            if low == number:  # a complete component without a win: all of it is lost
+                while True:
+                    k = scc.pop()
+                    del index[k]
+                    self._store(k, (LOST,))
+                    if k == key:
+                        break
+            elif frames and low < frames[-1][3]:
+                frames[-1][3] = low
+        return False, []
+
+    def _finish(self, frames, head, came_by, tail):
+        """The winning line along the path; every position on it is stored as a win with the
+        rest of its line."""
+        pieces = [f[6] for f in frames[1:]] + [came_by]
+        line = [m for piece in pieces for m in piece] + tail
+        done = len(head)
+        full = head + line
+        for f, piece in zip(frames, [[]] + pieces[:-1]):
+            done += len(piece)
+            self._store(f[1], (WIN, f[0].line_anchor(), full[done:]))
+        return full
+
+    def _line_from(self, state):
+        """The stored winning line of a position in the table, mapped onto ``state`` (the key may
+        fold symmetries: the line may have been stored by a twin position)."""
+        _tag, anchor, moves = self.table[state.key()]
+        return state.transfer_line(anchor, moves)
+
+    def _store(self, key, entry):
+        if len(self.table) >= self._capacity:
+            self.table.clear()  # a cache: forgotten positions are only searched again
+        self.table[key] = entry  # (max_states is checked as positions are entered)
+
+    def _check(self, unsettled):
+        if self.progress is not None:
+            self.progress(self.nodes)
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise SearchStopped(StopReason.TIMEOUT)
+        if unsettled > self._capacity or (self.limits.max_states is not None
+                                          and unsettled + len(self.table) > self.limits.max_states):
+            raise SearchStopped(StopReason.MEMORY_LIMIT)  # the positions of the search itself cannot be dropped
