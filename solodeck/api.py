@@ -200,6 +200,12 @@ class Game:
         as solvers/sampling.py's), or None."""
         return None
 
+    def kernel_moves(self, state) -> list | None:
+        """The kernel's legal moves at ``state`` as reference moves (any order), or
+        None (no kernel, not built, or a position the kernel does not take). The contract test
+        checks them equal to ``state.legal_moves()`` along random lines."""
+        return None
+
     def baseline_move(self, state):
         """The baseline policy: a simple rule a person would use. Every game with a blind mode
         has one (rollouts play it)."""

@@ -315,6 +315,14 @@ class Boba(OneDeckGame):
 
     # -- the compiled kernel (ext/boba.pyx); each hook returns None when it is not built -------
     # Open mode needs none: the generic search reaches the score bound on its first line.
+    def kernel_moves(self, state):
+        kernel = self.load_kernel()
+        if kernel is None or state.is_chance() or state.outcome() is not None:
+            return None
+        search = kernel.Search(1.0)
+        _set_kernel_position(search, state)
+        return [_from_kernel(m) for m in search.moves()]
+
     def fast_expectimax(self, limits):
         kernel = self.load_kernel()
         return BlindKernel(kernel, limits) if kernel is not None else None

@@ -223,6 +223,14 @@ class Foursquare(NumberDeckGame):
         kernel = self.load_kernel()
         return KernelSolver(self, kernel, limits, progress) if kernel is not None else None
 
+    def kernel_moves(self, state):
+        kernel = self.load_kernel()
+        if kernel is None or state.hand is None or not state.piles:
+            return None
+        search = kernel.Search(1.0)
+        search.set_position(_kernel_piles(state), _kernel_deck(state))
+        return [Place(x, y) for x, y in search.legal_moves(state.hand)]
+
     def fast_expectimax(self, limits):
         kernel = self.load_kernel()
         return BlindKernel(kernel, limits) if kernel is not None else None

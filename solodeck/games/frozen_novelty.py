@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from .. import cards as C
 from ..api import Deal, OneDeckGame, Outcome
 from ..api import State as BaseState
-from ..result import StopReason, finish_open
+from ..result import Limits, StopReason, finish_open
 from ..solvers.reach import VALUE_SECONDS, presearch
 from ..errors import DealError, MoveError
 
@@ -401,6 +401,14 @@ class FrozenNovelty(OneDeckGame):
 
     def parse_move(self, text):
         return parse_move(text)
+
+    def kernel_moves(self, state):
+        kernel = self.load_kernel()
+        if kernel is None:
+            return None
+        search = kernel_search(kernel, state.rules, Limits(memory_mb=1))
+        search.set_position([list(s) for s in state.stacks], list(state.found))
+        return [kernel_move(t) for t in search.legal_moves()]
 
     def fast_solver(self, limits, progress=None):
         """The kernel when built; else solvers.make_solver runs solvers/reach.py."""

@@ -297,6 +297,12 @@ class SandwichGuy(OneDeckGame):
                 best = (rank, move)
         return best[1] if best else None
 
+    def kernel_moves(self, state):
+        kernel = self.load_kernel()
+        if kernel is None or state.is_chance() or state.outcome() is not None:
+            return None
+        return [Sandwich(cards) for cards in kernel.legal(sorted(state.hand))]
+
     def fast_rollouts(self, state, samples, seed):
         """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the baseline policy, in
         the kernel (ext/sandwich.pyx), which samples the same draws; None when it is not built."""

@@ -288,6 +288,14 @@ class Syndicate(NumberDeckGame):
     def parse_move(self, text):
         return parse_move(text)
 
+    def kernel_moves(self, state):
+        kernel = self.load_kernel()
+        if kernel is None or state.reserve or state.outcome() is not None:  # the kernel starts after the opening
+            return None
+        search = kernel.Search(1.0)
+        search.set_position(state.members, state.candidates)
+        return [kernel_move(code) for code in search.legal_moves()]
+
     def fast_solver(self, limits, progress=None):
         kernel = self.load_kernel()
         return KernelSolver(self, kernel, limits, progress) if kernel is not None else None
