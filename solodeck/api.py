@@ -260,23 +260,29 @@ class Game:
             state = advance_chance(state.play(move))
         return state
 
-    def replay(self, deal: Deal, move_texts, *, source: str = "line"):
-        """Play a line of move texts from the deal (open mode: chance takes the dealt outcome).
-
-        Returns the final state; raises MoveError naming the first move that is not legal."""
-        state = self.initial_state(deal)
-        for i, text in enumerate(move_texts, start=1):
+    def read_line(self, state, move_texts, *, source: str = "line"):
+        """Play a line of move texts from ``state`` (open mode: chance takes the dealt outcome).
+        Returns ([(move, the state before it, its legal moves)], the final state); raises
+        MoveError naming the first text that does not parse or is not legal."""
+        steps = []
+        for ply, text in enumerate(move_texts, start=1):
             state = advance_chance(state)
             if state.outcome() is not None:
-                raise MoveError(f"{source}: move {i} '{text}': the game is already over")
+                raise MoveError(f"{source} move {ply} '{text}': the game is already over")
             try:
                 move = self.parse_move(text)
             except MoveError as exc:
-                raise MoveError(f"{source}: move {i}: {exc}") from None
-            if move not in state.legal_moves():
-                raise MoveError(f"{source}: move {i} '{text}' is not legal here")
+                raise MoveError(f"{source} move {ply}: {exc}") from None
+            legal = state.legal_moves()
+            if move not in legal:
+                raise MoveError(f"{source} move {ply} '{text}' is not legal here")
+            steps.append((move, state, legal))
             state = state.play(move)
-        return advance_chance(state)
+        return steps, advance_chance(state)
+
+    def replay(self, deal: Deal, move_texts, *, source: str = "line"):
+        """Play a line of move texts from the deal; return the final state."""
+        return self.read_line(self.initial_state(deal), move_texts, source=source)[1]
 
 
 class OneDeckGame(Game):

@@ -136,21 +136,14 @@ def verify_hints(game, deal: Deal, data: dict, *, reprove=None) -> str:
         raise SolodeckError(f"hint file is for '{data['game']}', the deal is '{game.name}'")
     if deal_from_data(data["deal"], "hint file deal").piles != deal.piles or data["deal"].get("position") != deal.position:
         raise SolodeckError("hint file was made for another deal")
-    state = advance_chance(game.initial_state(deal))
+    try:
+        steps, state = game.read_line(game.initial_state(deal), data["line"])
+    except MoveError as exc:
+        raise SolodeckError(str(exc)) from None
     decisions = {d["ply"]: d for d in data["decisions"]}
-    for ply, text in enumerate(data["line"]):
-        if state.outcome() is not None:
-            raise SolodeckError(f"line move {ply + 1} '{text}': the game is already over")
-        try:
-            move = game.parse_move(text)
-        except MoveError as exc:
-            raise SolodeckError(f"line move {ply + 1}: {exc}") from None
-        legal = state.legal_moves()
-        if move not in legal:
-            raise SolodeckError(f"line move {ply + 1} '{text}' is not legal here")
+    for ply, (move, _before, legal) in enumerate(steps):
         if ply in decisions:
             _check_decision(game, decisions[ply], legal, move, ply)
-        state = advance_chance(state.play(move))
     outcome = state.outcome()
     claim = data["verdict"]
     if claim == "winnable":
