@@ -49,7 +49,9 @@ def kernels():
     for source in sources:  # one at a time: a kernel that does not translate must not stop the others
         name = f"solodeck.ext.{os.path.splitext(os.path.basename(source))[0]}"
         try:
+            # include_path: the kernels cimport their common inline code from ext/shared.pxd
             built += cythonize([Extension(name, [source], extra_compile_args=["-O3"])], language_level=3,
+                               include_path=["ext"],
                                compiler_directives={"boundscheck": False, "wraparound": False,
                                                     "cdivision": True, "initializedcheck": False})
         except Exception as exc:

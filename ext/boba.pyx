@@ -16,7 +16,8 @@ its moves, baseline policy, values and rollouts with the reference.
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from shared cimport (STOP_NONE, STOP_TIME, STOP_STATES, next_random, Clock, clock_restart, clock_start,
+                     clock_expired, capacity_for, table_full, grow_or_clear)
 
 cdef enum:
     NQ = 4
@@ -28,9 +29,6 @@ cdef enum:
     PENDING = 2
     BURN = 3
     CHECK_EVERY = 0xFFF
-    STOP_NONE = 0
-    STOP_TIME = 1
-    STOP_STATES = 2
 
 cdef double TIE = 1e-12  # solvers/expectimax.py's tolerance
 
@@ -53,21 +51,6 @@ POW4[1] = 1
 for _v in range(2, TOPV):
     POW5[_v] = POW5[_v - 1] * 5
     POW4[_v] = POW4[_v - 1] * 4
-
-
-cdef inline uint64_t next_random(uint64_t* s) noexcept nogil:
-    """splitmix64: solodeck.solvers.sampling.SplitMix64 is the same generator in Python."""
-    s[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = s[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef double now() noexcept nogil:
-    cdef timespec t
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return t.tv_sec + t.tv_nsec * 1e-9
 
 
 # -- the rules ------------------------------------------------------------------------------
@@ -235,20 +218,16 @@ cdef class Search:
     cdef uint64_t capacity, max_capacity, used
     cdef public uint64_t nodes, stored
     cdef uint64_t max_states
-    cdef double deadline, time_limit
+    cdef Clock clock
     cdef public int stopped
 
     def __cinit__(self, double memory_mb=1024.0, double time_limit=0.0, long long max_states=0):
-        cdef uint64_t entries = <uint64_t>(memory_mb * 1048576.0 / sizeof(Entry))
-        self.max_capacity = 1 << 10
-        while self.max_capacity * 2 <= entries:
-            self.max_capacity *= 2
+        self.max_capacity = capacity_for(memory_mb, sizeof(Entry), 1 << 10)
         self.capacity = min(<uint64_t>1 << 12, self.max_capacity)
         self.table = <Entry*>calloc(self.capacity, sizeof(Entry))
         if self.table == NULL:
             raise MemoryError()
-        self.time_limit = time_limit
-        self.deadline = 0.0
+        clock_restart(&self.clock, time_limit)
         self.max_states = max_states
         self.nodes = self.stored = self.used = 0
         self.stopped = STOP_NONE
@@ -339,22 +318,20 @@ cdef class Search:
 
     # -- exact blind values ------------------------------------------------------------------
     def restart_clock(self, double seconds):
-        self.time_limit = seconds
-        self.deadline = 0.0
+        clock_restart(&self.clock, seconds)
 
     def blind_value(self):
         """(P(win), E[score x win]) of the position under best blind play, or None if a limit
         stopped the search (``stopped``: 1 time, 2 states)."""
         self.stopped = STOP_NONE
-        if self.deadline == 0.0 and self.time_limit > 0:
-            self.deadline = now() + self.time_limit
+        clock_start(&self.clock)
         cdef double vp, ve
         vp, ve = self._value(&self.pos)
         return None if self.stopped else (vp, ve)
 
     cdef inline int _tick(self) noexcept nogil:
         self.nodes += 1
-        if self.nodes & CHECK_EVERY == 0 and self.deadline > 0 and now() > self.deadline:
+        if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
             self.stopped = STOP_TIME
         return self.stopped
 
@@ -400,28 +377,20 @@ cdef class Search:
     cdef void _store(self, uint64_t* k, double vp, double ve) noexcept:
         cdef Entry* e
         cdef Entry* old
-        cdef uint64_t i, n
+        cdef uint64_t i
         if self.max_states and self.stored >= self.max_states:
             self.stopped = STOP_STATES
             return
-        if (self.used + 1) * 4 > self.capacity * 3:  # keep the table at most 3/4 full
-            if self.capacity < self.max_capacity:
-                old, n = self.table, self.capacity
-                self.capacity *= 2
-                self.table = <Entry*>calloc(self.capacity, sizeof(Entry))
-                if self.table == NULL:  # no room to grow: stay at the old size, forget everything
-                    self.table, self.capacity = old, n
-                    memset(self.table, 0, n * sizeof(Entry))
-                    self.used = 0
-                else:
-                    for i in range(n):
-                        if old[i].k4:
-                            e = self._slot(&old[i].k1)
-                            e[0] = old[i]
-                    free(old)
-            else:
-                memset(self.table, 0, self.capacity * sizeof(Entry))
+        if table_full(self.used, self.capacity):
+            old = <Entry*>grow_or_clear(<void**>&self.table, &self.capacity, self.max_capacity, sizeof(Entry))
+            if old == NULL:  # cleared
                 self.used = 0
+            else:
+                for i in range(self.capacity // 2):
+                    if old[i].k4:
+                        e = self._slot(&old[i].k1)
+                        e[0] = old[i]
+                free(old)
         e = self._slot(k)
         if not e.k4:
             self.used += 1

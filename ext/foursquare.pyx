@@ -19,7 +19,8 @@ The table key folds translation and the 8 symmetries of the square, like the ref
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint64_t, uint32_t, int8_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from shared cimport (STOP_NONE, STOP_TIME, STOP_STATES, next_random, mix64, Clock, clock_restart,
+                     clock_start, clock_expired, capacity_for, table_full, grow_or_clear)
 
 cdef enum:
     W = 7
@@ -28,9 +29,6 @@ cdef enum:
     MAX_FACE_DOWN = 4
     MAX_TARGETS = 32
     CHECK_EVERY = 0xFFF
-    STOP_NONE = 0
-    STOP_TIME = 1
-    STOP_STATES = 2
     NEVER = 127
 
 ctypedef struct Board:
@@ -267,21 +265,6 @@ cdef inline int baseline_target(Board* b, int v, int* n_legal) noexcept nogil:
     return best
 
 
-cdef inline uint64_t next_random(uint64_t* s) noexcept nogil:
-    """splitmix64: solodeck.solvers.sampling.SplitMix64 is the same generator in Python."""
-    s[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = s[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef double now() noexcept nogil:
-    cdef timespec t
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return t.tv_sec + t.tv_nsec * 1e-9
-
-
 cdef class Search:
     """One position (set_position) and the searches from it. ``memory_mb`` caps the table (a
     full table is cleared: the state graph is acyclic, so a lost entry is only searched again);
@@ -298,20 +281,16 @@ cdef class Search:
     cdef uint64_t capacity, max_capacity, used
     cdef public uint64_t nodes, stored
     cdef uint64_t max_states
-    cdef double deadline, time_limit
+    cdef Clock clock
     cdef public int stopped
 
     def __cinit__(self, double memory_mb=1024.0, double time_limit=0.0, long long max_states=0):
-        cdef uint64_t entries = <uint64_t>(memory_mb * 1048576.0 / sizeof(Entry))
-        self.max_capacity = 1 << 12
-        while self.max_capacity * 2 <= entries:
-            self.max_capacity *= 2
+        self.max_capacity = capacity_for(memory_mb, sizeof(Entry), 1 << 12)
         self.capacity = min(<uint64_t>1 << 16, self.max_capacity)
         self.table = <Entry*>calloc(self.capacity, sizeof(Entry))
         if self.table == NULL:
             raise MemoryError()
-        self.time_limit = time_limit
-        self.deadline = 0.0
+        clock_restart(&self.clock, time_limit)
         self.max_states = max_states
         self.nodes = self.stored = self.used = 0
         self.stopped = STOP_NONE
@@ -391,27 +370,20 @@ cdef class Search:
     # -- limits and the table ----------------------------------------------------------------
     cdef int _tick(self) noexcept nogil:
         self.nodes += 1
-        if self.nodes & CHECK_EVERY == 0 and self.deadline > 0 and now() > self.deadline:
+        if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
             self.stopped = STOP_TIME
         return self.stopped
 
     def restart_clock(self, double seconds):
         """A fresh time limit (0: none) that starts with the next search."""
-        self.time_limit = seconds
-        self.deadline = 0.0
+        clock_restart(&self.clock, seconds)
 
     cdef void _start(self):
         self.stopped = STOP_NONE
-        if self.deadline == 0.0 and self.time_limit > 0:
-            self.deadline = now() + self.time_limit
+        clock_start(&self.clock)
 
     cdef inline uint64_t _slot(self, uint64_t k1, uint64_t k2, uint32_t k3) noexcept nogil:
-        cdef uint64_t h = k1 ^ ((k2 << 32 | k2 >> 32) * 0x9E3779B97F4A7C15ULL) ^ k3
-        h ^= h >> 33  # murmur3's finaliser: every key bit reaches the slot bits
-        h *= 0xFF51AFD7ED558CCDULL
-        h ^= h >> 33
-        h *= 0xC4CEB9FE1A85EC53ULL
-        h ^= h >> 33
+        cdef uint64_t h = mix64(k1 ^ ((k2 << 32 | k2 >> 32) * 0x9E3779B97F4A7C15ULL) ^ k3)
         cdef uint64_t mask = self.capacity - 1, i = h & mask
         while self.table[i].k3 and not (self.table[i].k3 == k3 and self.table[i].k1 == k1
                                         and self.table[i].k2 == k2):
@@ -429,7 +401,7 @@ cdef class Search:
             return e
         if self.max_states and self.stored >= self.max_states:
             self.stopped = STOP_STATES
-        if (self.used + 1) * 4 > self.capacity * 3:
+        if table_full(self.used, self.capacity):
             self._grow()
             e = &self.table[self._slot(k1, k2, k3)]
         e.k1 = k1; e.k2 = k2; e.k3 = k3
@@ -439,18 +411,13 @@ cdef class Search:
         return e
 
     cdef void _grow(self):
-        cdef Entry* old = self.table
-        cdef uint64_t old_capacity = self.capacity, i, j
-        if self.capacity >= self.max_capacity:  # at the cap: forget everything (a cache)
-            self.clear()
+        cdef uint64_t i, j
+        cdef Entry* old = <Entry*>grow_or_clear(<void**>&self.table, &self.capacity, self.max_capacity,
+                                                sizeof(Entry))
+        if old == NULL:  # cleared
+            self.used = 0
             return
-        self.table = <Entry*>calloc(self.capacity * 2, sizeof(Entry))
-        if self.table == NULL:
-            self.table = old
-            self.clear()
-            return
-        self.capacity *= 2
-        for i in range(old_capacity):
+        for i in range(self.capacity // 2):
             if old[i].k3:
                 j = self._slot(old[i].k1, old[i].k2, old[i].k3)
                 self.table[j] = old[i]

@@ -16,7 +16,8 @@ mixed with its group's salt, and the twelve are added, so stacks of one group ma
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t, uint32_t, uint8_t, int32_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from shared cimport (STOP_NONE, STOP_TIME, STOP_STATES, next_random, mix64, Clock, clock_restart,
+                     clock_start, clock_expired, capacity_for, table_full)
 
 cdef enum:
     NSTACKS = 12
@@ -30,9 +31,6 @@ cdef enum:
     ST_WIN = 2
     ST_TEMP = 3
     CHECK_EVERY = 0xFFF
-    STOP_NONE = 0
-    STOP_TIME = 1
-    STOP_STATES = 2
     V_STANDARD = 0
     V_VERY_EASY = 1
     V_EASY = 2
@@ -50,35 +48,15 @@ cdef uint64_t ZOB1[MAXH][104]
 cdef uint64_t ZOB2[MAXH][104]
 
 
-cdef inline uint64_t splitmix(uint64_t* s) noexcept nogil:
-    s[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = s[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline uint64_t mix(uint64_t z) noexcept nogil:
-    z = (z ^ (z >> 33)) * 0xFF51AFD7ED558CCDULL
-    z = (z ^ (z >> 33)) * 0xC4CEB9FE1A85EC53ULL
-    return z ^ (z >> 33)
-
-
 cdef void _init_zobrist():
     cdef uint64_t s = 20021
     cdef int h, c
     for h in range(MAXH):
         for c in range(104):
-            ZOB1[h][c] = splitmix(&s)
-            ZOB2[h][c] = splitmix(&s)
+            ZOB1[h][c] = next_random(&s)
+            ZOB2[h][c] = next_random(&s)
 
 _init_zobrist()
-
-
-cdef double now() noexcept nogil:
-    cdef timespec t
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return t.tv_sec + t.tv_nsec * 1e-9
 
 
 cdef inline int rank_of(int card) noexcept nogil:
@@ -141,7 +119,7 @@ cdef class Search:
     cdef uint8_t gen
     cdef public uint64_t nodes, stored
     cdef uint64_t max_states
-    cdef double deadline, time_limit
+    cdef Clock clock
     cdef public int stopped
     cdef int line_len
     cdef list _line
@@ -149,7 +127,6 @@ cdef class Search:
 
     def __cinit__(self, int variant, backs, double memory_mb=1024.0, double time_limit=0.0,
                   long long max_states=0):
-        cdef uint64_t entries = <uint64_t>(memory_mb * 1048576.0 / sizeof(Entry))
         cdef int j, c
         self.variant = variant
         for c in range(52):
@@ -164,9 +141,7 @@ cdef class Search:
                 self.cls[j] = j // 4
         self.salt1[0], self.salt1[1], self.salt1[2] = 0x1234567ULL, 0x89ABCDEF0123ULL, 0x5555AAAA3333ULL
         self.salt2[0], self.salt2[1], self.salt2[2] = 0x7654321ULL, 0x3210FEDCBA98ULL, 0x0F0F0F0F1111ULL
-        self.max_capacity = 1 << 12
-        while self.max_capacity * 2 <= entries:
-            self.max_capacity *= 2
+        self.max_capacity = capacity_for(memory_mb, sizeof(Entry), 1 << 12)
         self.capacity = min(<uint64_t>1 << 12, self.max_capacity)  # grows as needed
         self.table = <Entry*>calloc(self.capacity, sizeof(Entry))
         self.log_cap = 4096
@@ -176,8 +151,7 @@ cdef class Search:
         if self.table == NULL or self.log == NULL or self.mbuf == NULL:
             raise MemoryError()
         self.gen = 1
-        self.time_limit = time_limit
-        self.deadline = 0.0
+        clock_restart(&self.clock, time_limit)
         self.max_states = max_states
         self.nodes = self.stored = self.used = 0
         self.stopped = STOP_NONE
@@ -215,8 +189,8 @@ cdef class Search:
         cdef uint64_t a = 0, b = 0
         cdef int j
         for j in range(NSTACKS):
-            a += mix(self.h1[j] ^ self.salt1[self.cls[j]])
-            b += mix(self.h2[j] + self.salt2[self.cls[j]])
+            a += mix64(self.h1[j] ^ self.salt1[self.cls[j]])
+            b += mix64(self.h2[j] + self.salt2[self.cls[j]])
         k1[0] = a
         k2[0] = b
 
@@ -509,12 +483,11 @@ cdef class Search:
     # -- limits and the table ----------------------------------------------------------------
     def restart_clock(self, double seconds):
         """A fresh time limit (0: none) that starts with the next search."""
-        self.time_limit = seconds
-        self.deadline = 0.0
+        clock_restart(&self.clock, seconds)
 
     cdef inline uint64_t _probe(self, uint64_t k1, uint64_t k2) noexcept nogil:
         """The slot holding (k1, k2), or the first empty slot of its chain."""
-        cdef uint64_t mask = self.capacity - 1, i = mix(k1 ^ (k2 >> 7)) & mask
+        cdef uint64_t mask = self.capacity - 1, i = mix64(k1 ^ (k2 >> 7)) & mask
         while self.table[i].state != ST_EMPTY and not (self.table[i].k1 == k1 and self.table[i].k2 == k2):
             i = (i + 1) & mask
         return i
@@ -530,7 +503,7 @@ cdef class Search:
         cdef uint64_t new_cap = old_cap * 2 if old_cap < self.max_capacity else old_cap
         cdef Entry* old = self.table
         cdef Entry* fresh
-        if self.used * 4 < self.capacity * 3:
+        if not table_full(self.used, self.capacity):
             return 1
         fresh = <Entry*>calloc(new_cap, sizeof(Entry))
         if fresh == NULL:
@@ -577,8 +550,7 @@ cdef class Search:
         """1 if a win is reachable from the position (``line()`` is then a winning line), 0 if
         not (proven), -1 if a limit stopped the search. The position is back afterwards."""
         self.stopped = STOP_NONE
-        if self.deadline == 0.0 and self.time_limit > 0:
-            self.deadline = now() + self.time_limit
+        clock_start(&self.clock)
         cdef uint64_t i
         self.gen = self.gen + 1 if self.gen < 255 else 1
         if self.gen == 1:  # the generation counter wrapped: forget every unsettled mark
@@ -691,7 +663,7 @@ cdef class Search:
                         continue
                     # a new position: enter it
                     self.nodes += 1
-                    if (self.nodes & CHECK_EVERY) == 0 and self.deadline > 0 and now() > self.deadline:
+                    if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
                         self.stopped = STOP_TIME
                         return -1
                     if self.max_states and self.used >= self.max_states:

@@ -12,6 +12,7 @@ Cards are solodeck's ints (suit * 13 + rank - 1); a card's value for the sandwic
 """
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
+from shared cimport next_random
 
 cdef enum:
     HAND_LIMIT = 8
@@ -32,15 +33,6 @@ cdef void _init_complete():
                                   | (1 << ((a + b) * 7 % 13)))
 
 _init_complete()
-
-
-cdef inline uint64_t next_random(uint64_t* s) noexcept nogil:
-    """splitmix64: solodeck.solvers.sampling.SplitMix64 is the same generator in Python."""
-    s[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = s[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
 
 
 cdef inline bint sandwich(int a, int b, int c) noexcept nogil:

@@ -16,7 +16,8 @@ dest 0 = win, 1 = to the members above, 2 = to the candidates above; victim 0 = 
 """
 from libc.stdlib cimport calloc, free
 from libc.stdint cimport uint64_t, uint32_t, uint16_t, uint8_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from shared cimport (STOP_NONE, STOP_TIME, STOP_STATES, Clock, clock_restart, clock_start, clock_expired,
+                     capacity_for)
 
 cdef enum:
     INF = 99
@@ -27,9 +28,6 @@ cdef enum:
     DEST_WIN = 0
     DEST_MEMBERS = 1
     DEST_CANDIDATES = 2
-    STOP_NONE = 0
-    STOP_TIME = 1
-    STOP_STATES = 2
 
 INF_VALUE = INF
 UNLIMITED_BUDGET = UNLIMITED
@@ -291,7 +289,7 @@ cdef class Search:
     cdef uint64_t n_buckets, max_buckets, used
     cdef public uint64_t nodes, stored, overwritten
     cdef uint64_t max_states
-    cdef double deadline, time_limit
+    cdef Clock clock                 # the time limit; it starts with the first search
     cdef public int stopped          # 0, 1 = time, 2 = states
     cdef uint32_t path[256]
     cdef int depth, path_sacrifices
@@ -300,18 +298,14 @@ cdef class Search:
     cdef int found_length
 
     def __cinit__(self, double memory_mb=1024.0, double time_limit=0.0, long long max_states=0):
-        cdef uint64_t entries = <uint64_t>(memory_mb * 1048576.0 / sizeof(Entry))
-        self.max_buckets = 1
-        while self.max_buckets * 2 * BUCKET <= entries:
-            self.max_buckets *= 2
+        self.max_buckets = capacity_for(memory_mb, sizeof(Entry) * BUCKET, 1)
         # Start small and double while under the cap: pages are only touched as they fill.
         self.n_buckets = min(self.max_buckets, 1 << 12)
         self.table = <Entry*>calloc(self.n_buckets * BUCKET, sizeof(Entry))
         if self.table == NULL:
             raise MemoryError(f"cannot allocate the search table")
         self.max_states = max_states if max_states > 0 else 0
-        self.time_limit = time_limit
-        self.deadline = 0.0  # the clock starts with the first search
+        clock_restart(&self.clock, time_limit)
         self.used = 0
         self.reset_counters()
 
@@ -372,8 +366,7 @@ cdef class Search:
     def search(self, int p=5, int budget=UNLIMITED):
         """Fewest future sacrifices of a win within ``budget`` (INF if none, or if stopped)."""
         cdef int result
-        if self.time_limit > 0 and self.deadline == 0.0:
-            self.deadline = _now() + self.time_limit
+        clock_start(&self.clock)
         self.depth = 0
         self.path_sacrifices = 0
         self.found_length = 0
@@ -466,7 +459,7 @@ cdef class Search:
         cdef uint32_t move, best_move = 0
         cdef Entry* e
         self.nodes += 1
-        if (self.nodes & CHECK_EVERY) == 0 and self.deadline > 0 and _now() > self.deadline:
+        if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
             self.stopped = STOP_TIME
         if self.stopped:
             return INF
@@ -531,9 +524,3 @@ cdef class Search:
                 self.win_line[i] = self.path[i]
             self.win_line[self.depth] = move
             self.found_length = self.depth + 1
-
-
-cdef double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
