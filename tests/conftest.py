@@ -1,5 +1,6 @@
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -37,3 +38,64 @@ def fixed_line(game, seed):
         line.append(str(move))
         state = advance_chance(state.play(move))
     return {"seed": seed, "line": line, "counts": counts}, state
+
+
+@dataclass
+class Line:
+    """One line of play from a deal (see ``walk``): ``nodes`` is [(state, the move played or
+    the chance outcome taken)] in order, ``final`` the state it ends in."""
+
+    game: object
+    deal: object
+    how: str
+    nodes: list
+    final: object
+
+    @property
+    def steps(self):
+        """[(decision state, the move played there)]."""
+        return [(s, a) for s, a in self.nodes if not s.is_chance()]
+
+    @property
+    def decisions(self):
+        return [s for s, _a in self.steps]
+
+    @property
+    def moves(self):
+        return [a for _s, a in self.steps]
+
+
+def walk(game, deal, choose, how="", max_nodes=5000):
+    """Play ``deal`` to the end with ``choose(state) -> move``, chance taking the dealt outcome
+    (open mode), for at most ``max_nodes`` decisions and draws (a game whose positions repeat
+    may never end)."""
+    state, nodes = game.initial_state(deal), []
+    while len(nodes) < max_nodes:
+        if state.is_chance():
+            outcome = state.dealt_outcome()
+            nodes.append((state, outcome))
+            state = state.apply_chance(outcome)
+            continue
+        if state.outcome() is not None:
+            break
+        move = choose(state)
+        nodes.append((state, move))
+        state = state.play(move)
+    return Line(game, deal, how, nodes, state)
+
+
+def random_line(game, seed, rng, max_nodes=5000):
+    """A line of the seeded deal with every move drawn by ``rng`` (random.Random or hypothesis's)."""
+    return walk(game, game.new_deal(seed), lambda state: rng.choice(state.legal_moves()), f"random {seed}", max_nodes)
+
+
+def random_position(game, seed, rng, plies):
+    """The position after ``plies`` random moves of the seeded deal (or its end), chance by the deal."""
+    from solodeck.api import advance_chance
+
+    state = advance_chance(game.initial_state(game.new_deal(seed)))
+    for _ in range(plies):
+        if state.outcome() is not None:
+            break
+        state = advance_chance(state.play(rng.choice(state.legal_moves())))
+    return state

@@ -3,19 +3,20 @@
 * A brute force (tests/blind_oracle.py) that enumerates every order of the remaining cards: at a draw, each distinct
   next card is weighted by the number of orders that start with it (never by the state's own
   ``chance_outcomes``); at a decision, the best move for the orders still possible.
-* Open >= blind: the mean, over every order, of the clairvoyant (open-mode) result bounds the
-  blind win probability from above.
+
+Open >= blind (the clairvoyant mean over every order bounds the blind win probability) is checked
+for every game with a blind mode in tests/test_contract.py.
 """
 import random
 
 import pytest
 
-from blind_oracle import blind_value, every_order, open_win_rate
+from blind_oracle import blind_value, every_order
 from solodeck.api import advance_chance
 from solodeck.ext import load
 from solodeck.games.foursquare import State
 from solodeck.registry import get_game
-from solodeck.solvers import DepthFirstSolver, Limits
+from solodeck.solvers import Limits
 from solodeck.solvers.expectimax import ExpectimaxSolver
 
 GAME = get_game("foursquare")
@@ -72,17 +73,6 @@ def test_repeated_values_weigh_by_their_count(engine):
         got = ExpectimaxSolver(GAME, use_kernel=engine == "kernel").value(state)
         assert got == pytest.approx(expected, abs=1e-9), str(state)
         telling += 1
-
-
-@pytest.mark.parametrize("cards_left", [2, 3, 4])
-def test_open_value_bounds_the_blind_value(cards_left):
-    for state in cases(10, cards_left, seed=10 + cards_left):
-        def open_win(order):
-            return DepthFirstSolver(GAME).solve(State(state.piles, order)).verdict == "winnable"
-
-        blind = ExpectimaxSolver(GAME).value(state)[0]
-        # each order is equally likely: the clairvoyant mean is at least best blind play
-        assert open_win_rate(every_order(state.deck), open_win) >= blind - 1e-12
 
 
 def test_ranked_moves_and_result():

@@ -245,17 +245,6 @@ def test_bad_moves_are_refused(text):
         parse_move(text)
 
 
-def test_every_legal_move_round_trips_along_a_line():
-    state = GAME.initial_state(GAME.new_deal(3))
-    rng = random.Random(3)
-    for _ in range(120):
-        legal = state.legal_moves()
-        if not legal:
-            break
-        assert all(parse_move(str(m)) == m for m in legal)
-        state = state.play(rng.choice(legal))
-
-
 @pytest.mark.parametrize("pos, field, words", [
     ({"D1": "AS"}, "position", "missing"),
     ({"D5": "AS"}, "position.D5", "unknown field"),

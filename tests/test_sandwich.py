@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from blind_oracle import blind_value, every_order, open_win_rate
-from conftest import PUZZLES, fixed_line
+from blind_oracle import blind_value, every_order
+from conftest import PUZZLES, fixed_line, random_line, random_position
 from solodeck import cards as C
 from solodeck.api import Deal, advance_chance
 from solodeck.deals import load_deal
@@ -22,7 +22,7 @@ from solodeck.games.sandwich import (SUIT_PERMS, VALUE_MAPS, State, count_sandwi
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits
 from solodeck.solvers.expectimax import ExpectimaxSolver
-from solodeck.solvers.sampling import BlindPolicy, SplitMix64, estimated_rows, exact_rows, solve_blind
+from solodeck.solvers.sampling import SplitMix64, estimated_rows, exact_rows, solve_blind
 
 GAME = get_game("sandwich")
 PERFT = Path(__file__).parent / "data" / "sandwich_move_counts.json"
@@ -138,22 +138,21 @@ def check_invariants(s, discarded):
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10_000), st.randoms(use_true_random=False))
-def test_random_play_keeps_the_invariants(seed, choices):
-    s = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
+def test_random_play_keeps_the_cards_sandwiches_and_draws(seed, choices):
+    """Cards conserved, at most 8 in hand, every sandwich listed and only sandwiches, the draw by
+    suits and colours within the hand limit, a win exactly when the deck is gone (the contract
+    test checks the moves, keys and the end of random play for every game)."""
+    line = random_line(GAME, seed, choices)
     discarded = set()
-    while s.outcome() is None:
+    for s, m in line.steps:
         check_invariants(s, discarded)
-        moves = s.legal_moves()
-        assert len(moves) == count_sandwiches(s.hand) and len(set(moves)) == len(moves)
-        for m in moves:
-            assert parse_move(str(m)) == m and is_sandwich(*m.cards)
-        m = choices.choice(moves)
-        after = s.play(m)
+        assert len(s.legal_moves()) == count_sandwiches(s.hand)
+        assert all(is_sandwich(*move.cards) for move in s.legal_moves())
         suits = {c // 13 for c in m.cards}
         expected = 4 if len(suits) == 1 else 3 if len({C.is_red(c) for c in m.cards}) == 1 else 2
-        assert after.draw == min(expected, 8 - (len(s.hand) - 3), len(s.deck))
+        assert s.play(m).draw == min(expected, 8 - (len(s.hand) - 3), len(s.deck))
         discarded |= set(m.cards)
-        s = advance_chance(after)
+    s = line.final
     check_invariants(s, discarded)
     outcome = s.outcome()
     assert outcome.won == (not s.deck)
@@ -173,15 +172,7 @@ def image(s, a, b, perm):
 
 
 def random_positions(n, rng, steps=(0, 14)):
-    out = []
-    for seed in range(n):
-        s = advance_chance(GAME.initial_state(GAME.new_deal(100 + seed)))
-        for _ in range(rng.randint(*steps)):
-            if s.outcome() is not None:
-                break
-            s = advance_chance(s.play(rng.choice(s.legal_moves())))
-        out.append(s)
-    return out
+    return [random_position(GAME, 100 + seed, rng, rng.randint(*steps)) for seed in range(n)]
 
 
 def test_symmetric_positions_share_keys_moves_and_values():
@@ -313,11 +304,10 @@ def test_puzzles_agree_with_the_unpruned_generic_search(path):
     assert unpruned.verdict == meta["verdict"] and unpruned.score == meta.get("score")
 
 
-def test_puzzles_cover_both_directions():
+def test_a_puzzle_has_a_proven_best_that_is_not_perfect():
+    # (both verdicts among the puzzles: tests/test_puzzles.py, for every game)
     metas = [tomllib.loads(p.read_text())["meta"] for p in puzzle_files()]
-    assert sum(m["verdict"] == "winnable" for m in metas) >= 3
-    assert sum(m["verdict"] == "unwinnable" for m in metas) >= 2
-    assert any(m.get("score", 1) > 1 for m in metas)  # a proven best that is not perfect
+    assert any(m.get("score", 1) > 1 for m in metas)
 
 
 def test_open_mode_agrees_with_the_oracle_on_seeded_positions():
@@ -384,14 +374,6 @@ def test_blind_values_equal_the_brute_force_over_every_order(deck_size):
     assert positive >= 1  # not only certain wins and hopeless positions
 
 
-@pytest.mark.parametrize("deck_size", [3, 5])
-def test_open_value_bounds_the_blind_value(deck_size):
-    for s in blind_cases(6, deck_size, seed=20 + deck_size):
-        open_rate = open_win_rate(every_order(s.deck), lambda order: oracle(s.hand, order) is not None)
-        blind = ExpectimaxSolver(GAME).value(s)[0]
-        assert open_rate >= blind - 1e-12
-
-
 def test_sampled_draws_are_uniform_sets_and_ignore_the_deck_order():
     s = state("AS 2S 3S", "4H 5H 6H 7H 8H", draw=2)
     counts = {}
@@ -447,17 +429,6 @@ def test_limits_are_never_answers_and_estimates_say_so():
     estimate = solve_blind(GAME, s, Limits(max_states=500), samples=8)
     assert estimate.status == "estimated" and not estimate.exact and estimate.samples == 8
     assert estimate.interval[0] <= estimate.win_probability <= estimate.interval[1]
-
-
-def test_the_blind_policy_never_sees_the_order_of_the_deck():
-    rng = random.Random(8)
-    policy = BlindPolicy(GAME, samples=6)
-    for s in random_positions(4, rng, steps=(1, 12)):
-        if s.outcome() is not None:
-            continue
-        deck = list(s.deck)
-        rng.shuffle(deck)
-        assert policy.rank(State(s.hand, tuple(deck))) == policy.rank(s)
 
 
 def test_play_command(cli):

@@ -1,7 +1,7 @@
 """The Syndicate kernel (ext/syndicate.pyx) against the pure-Python reference, state by state.
 
 Skipped when the kernel is not built or SOLODECK_NO_EXTENSIONS=1 (CI runs the suite both ways);
-the first test makes sure a normal install does build it.
+tests/test_contract.py makes sure a normal install does build it.
 """
 import random
 from pathlib import Path
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from solodeck.deals import load_deal
-from solodeck.ext import extensions_disabled, load
+from solodeck.ext import load
 from solodeck.games.syndicate import KernelSolver, State, kernel_move
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits, make_solver, value_first_moves
@@ -21,10 +21,6 @@ KERNEL = load("syndicate")
 needs_kernel = pytest.mark.skipif(KERNEL is None, reason="kernel not built or SOLODECK_NO_EXTENSIONS=1")
 
 HARD = Path(__file__).parent / "data" / "syndicate-hard.toml"  # tens of millions of kernel nodes
-
-
-def test_kernel_is_built_unless_disabled():
-    assert (KERNEL is None) == extensions_disabled(), "a normal install must build ext/syndicate.pyx"
 
 
 def test_without_the_kernel_the_generic_search_runs(monkeypatch):

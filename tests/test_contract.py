@@ -1,0 +1,424 @@
+"""The contract (solodeck/api.py), checked for every implemented game the registry finds.
+
+A new game is picked up here without naming it. Along seeded lines (random play, the game's
+baseline policy, the solver's winning lines), every state keeps the contract: legal moves while
+the game goes on, none twice, each one's text parsed back to it; stable hashable keys; chance
+nodes whose outcomes include the dealt one; score bounds that never promise less than a win
+reached; the kernel's move generator equal to the reference's. The declarations are true (kernel,
+model, blind mode, aliases, rules page). On small positions the game's solver agrees with the
+plain reference search; hint files validate and verify; in blind mode, open play bounds blind
+play and the blind policy never sees the order of the unseen cards.
+
+The game-specific rules (the rule text's examples, invariants, notations, puzzles) stay in
+tests/test_<game>.py.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import random
+from pathlib import Path
+
+import pytest
+
+from blind_oracle import every_order, open_win_rate
+from conftest import random_line, walk
+from solodeck import registry
+from solodeck.api import NO_WIN, Game, Outcome
+from solodeck.encodings import cpsat_solver
+from solodeck.ext import extensions_disabled
+from solodeck.hints import build_blind_hints, build_hints, verify_hints
+from solodeck.result import Limits
+from solodeck.shuffle import SplitMix64
+from solodeck.solvers import make_solver, solve_open
+from solodeck.solvers.expectimax import ExpectimaxSolver
+from solodeck.solvers.sampling import BlindPolicy
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = [g for g in registry.GAMES.values() if g.implemented]
+BLIND_GAMES = [g for g in GAMES if "blind" in g.modes]
+each_game = pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+each_blind_game = pytest.mark.parametrize("game", BLIND_GAMES, ids=[g.name for g in BLIND_GAMES])
+
+RANDOM_SEEDS = range(12)        # a random line of each of these seeded deals
+BASELINE_SEEDS = range(20)      # the baseline policy's lines (games with a blind mode)
+SOLVER_SEEDS = range(2)         # the solver's winning lines, when found within SOLVER_LIMITS
+SOLVER_LIMITS = Limits(max_states=1000)
+MAX_NODES = 5000                # an acyclic game ends within this many decisions and draws
+LISTABLE = 5000                 # a chance node with more outcomes than this is sampled, not listed
+SMALL = 500                     # small: the plain reference search decides it within this many states
+SMALL_POSITIONS = 8             # small positions per game, half from lines that win
+UNSEEN = 3                      # blind mode's small positions: at most this many cards unseen
+
+
+# -- lines ------------------------------------------------------------------------------------------
+@functools.cache
+def lines(game):
+    """Random lines, the baseline's (blind mode) and the solver's winning lines of seeded deals."""
+    out = [random_line(game, seed, random.Random(seed), MAX_NODES) for seed in RANDOM_SEEDS]
+    if "blind" in game.modes:
+        out += [walk(game, game.new_deal(seed), game.baseline_move, f"baseline {seed}", MAX_NODES)
+                for seed in BASELINE_SEEDS]
+    for seed in SOLVER_SEEDS:
+        deal = game.new_deal(seed)
+        result = make_solver(game, SOLVER_LIMITS).solve(game.initial_state(deal))
+        if result.verdict == "winnable":
+            line = iter(result.line)
+            out.append(walk(game, deal, lambda _state: next(line), f"solver {seed}", MAX_NODES))
+    return out
+
+
+def wins(line) -> bool:
+    outcome = line.final.outcome()
+    return outcome is not None and outcome.won
+
+
+def not_worse(game, bound, score) -> bool:
+    """Is the score ``bound`` at least as good as ``score``, in the game's sense?"""
+    return bound <= score if game.score_sense == "lower" else bound >= score
+
+
+@contextlib.contextmanager
+def reported_bug():
+    """A crash of the package, reported and not fixed yet: solver.value() of a position the
+    solver proves lost (games/foursquare.py, KernelSolver.value reads the outcome of a game that
+    is not over). The test is marked xfail with the error until the fix lands; any other error
+    fails as usual."""
+    try:
+        yield
+    except AttributeError as exc:
+        if "'NoneType' object has no attribute 'won'" not in str(exc):
+            raise
+        pytest.xfail(f"known package bug (reported): value() of a proven loss raises {exc!r}")
+
+
+# -- 1. the state API along seeded lines ----------------------------------------------------------
+@each_game
+def test_every_state_along_seeded_lines_keeps_the_contract(game):
+    for line in lines(game):
+        where = f"{game.name}, {line.how}"
+        for state, action in line.nodes:
+            assert state.won == bool(state.outcome() and state.outcome().won), where
+            if state.is_chance():
+                assert state.legal_moves() == [], f"{where}: a chance node offers moves"
+                check_chance_node(state, action, where)
+                continue
+            moves = state.legal_moves()
+            assert moves, f"{where}: no legal move, no outcome and no chance at\n{state}"
+            assert len(set(moves)) == len(moves), f"{where}: a move listed twice at\n{state}"
+            for move in moves:
+                assert game.parse_move(str(move)) == move, f"{where}: '{move}' does not parse back to itself"
+        final = line.final
+        if game.acyclic:
+            assert final.outcome() is not None, f"{where}: no end after {MAX_NODES} decisions and draws"
+        if final.outcome() is None:
+            continue
+        assert final.legal_moves() == [] and final.won == final.outcome().won, where
+        if game.score_sense is None:
+            assert final.outcome().score is None, f"{where}: a score in a game without one"
+        elif final.outcome().won:
+            assert isinstance(final.outcome().score, int), f"{where}: a win without a score"
+
+
+def check_chance_node(state, dealt, where):
+    """The dealt outcome is one of the outcomes, all weights are positive, the count is right,
+    and a sampled outcome is one of them too (or, where listing costs, can be applied)."""
+    assert dealt == state.dealt_outcome(), where
+    count = state.chance_count()
+    if count is not None and count > LISTABLE:
+        state.apply_chance(state.sample_chance(SplitMix64(0)))
+        return
+    outcomes = state.chance_outcomes()
+    listed = [o for o, _w in outcomes]
+    assert outcomes, f"{where}: a chance node without outcomes"
+    assert count is None or count == len(outcomes), f"{where}: chance_count() is not the number of outcomes"
+    assert all(isinstance(w, int) and w > 0 for _o, w in outcomes), f"{where}: a weight is not positive"
+    assert len(set(listed)) == len(listed), f"{where}: an outcome listed twice"
+    assert dealt in listed, f"{where}: the dealt outcome {dealt!r} is not among the outcomes"
+    assert state.sample_chance(SplitMix64(1)) in listed, f"{where}: a sampled outcome is not listed"
+
+
+@each_game
+def test_keys_are_hashable_and_stable(game):
+    """Two calls give equal keys; the line's texts replayed on the deal dealt again give equal keys
+    and moves;
+    in an acyclic game no key comes back along a line (the exact search could not take a cycle)."""
+    for line in lines(game):
+        where = f"{game.name}, {line.how}"
+        states = [s for s, _a in line.nodes] + [line.final]
+        for state in states:
+            hash(state.key())
+            assert state.key() == state.key(), where
+        rebuilt = game.initial_state(game.new_deal(line.deal.seed, line.deal.options))
+        steps, final = game.read_line(rebuilt, [str(m) for m in line.moves], source=where)
+        assert [before.key() for _m, before, _legal in steps] == [s.key() for s in line.decisions], where
+        assert [legal for _m, _before, legal in steps] == [s.legal_moves() for s in line.decisions], where
+        assert final.key() == line.final.key(), where
+        if game.acyclic:
+            keys = [s.key() for s in states]
+            assert len(set(keys)) == len(keys), f"{where}: a position comes back in an acyclic game"
+
+
+@each_game
+def test_score_bounds_never_promise_less_than_a_win_reached(game):
+    won = 0
+    for line in filter(wins, lines(game)):
+        won += 1
+        score = line.final.outcome().score
+        for state in [s for s, _a in line.nodes] + [line.final]:
+            bound = state.score_bound()
+            assert bound != NO_WIN, f"{game.name}, {line.how}: NO_WIN on a line that wins, at\n{state}"
+            if bound is not None and game.score_sense is not None:
+                assert not_worse(game, bound, score), \
+                    f"{game.name}, {line.how}: bound {bound}, yet the line wins with {score}, at\n{state}"
+    assert won, f"{game.name}: no seeded line wins, so the bounds go unchecked"
+
+
+# -- 2. the kernel's moves -------------------------------------------------------------------------
+@each_game
+def test_kernel_moves_equal_the_reference_moves(game):
+    if game.kernel is None:
+        pytest.skip(f"{game.name} has no kernel")
+    if extensions_disabled():
+        pytest.skip("SOLODECK_NO_EXTENSIONS=1: no kernel to compare")
+    compared = 0
+    for line in lines(game):
+        for state in line.decisions:
+            fast = game.kernel_moves(state)
+            if fast is None:
+                continue
+            reference = state.legal_moves()
+            assert len(fast) == len(reference) and set(fast) == set(reference), \
+                f"{game.name}, {line.how}: kernel {sorted(map(str, fast))}, reference {sorted(map(str, reference))}"
+            compared += 1
+    assert compared, f"{game.name}: kernel_moves() never answered"
+
+
+# -- 3. the declarations are true -------------------------------------------------------------------
+@each_game
+def test_a_declared_kernel_exists_and_is_built_unless_disabled(game):
+    if game.kernel is None:
+        assert game.load_kernel() is None
+        return
+    assert (ROOT / "ext" / f"{game.kernel}.pyx").exists(), f"{game.name}: no ext/{game.kernel}.pyx"
+    if extensions_disabled():
+        assert game.load_kernel() is None, "SOLODECK_NO_EXTENSIONS=1 must hide the kernel"
+    else:
+        assert game.load_kernel() is not None, f"a normal install must build ext/{game.kernel}.pyx"
+
+
+@each_game
+def test_a_declared_model_exists_and_gives_an_engine(game):
+    engine = cpsat_solver(game, Limits(time_limit=1))
+    if game.model is None:
+        assert engine is None
+        return
+    assert (ROOT / "encodings" / f"{game.model}.py").exists(), f"{game.name}: no encodings/{game.model}.py"
+    assert engine is not None and callable(engine.solve)
+
+
+def test_every_kernel_and_every_model_is_some_games():
+    kernels, models = {g.kernel for g in GAMES}, {g.model for g in GAMES}
+    for pyx in sorted((ROOT / "ext").glob("*.pyx")):
+        assert pyx.stem in kernels, f"ext/{pyx.name} is no game's kernel"
+    for model in sorted((ROOT / "encodings").glob("*.py")):
+        assert model.stem == "__init__" or model.stem in models, f"encodings/{model.name} is no game's model"
+
+
+@each_game
+def test_modes_score_names_and_the_rules_page(game):
+    assert game.score_sense in (None, "lower", "higher")
+    assert (game.score_name is None) == (game.score_sense is None), f"{game.name}: a score needs a name and a sense"
+    if "blind" in game.modes:
+        assert type(game).baseline_move is not Game.baseline_move, f"{game.name}: blind mode without a baseline policy"
+        assert game.has_chance or game.has_hidden, f"{game.name}: blind mode, yet nothing is unseen"
+    assert game.rules_path().exists(), f"`solodeck rules {game.name}`: no docs/rules/{game.name}.md"
+
+
+def test_names_and_aliases_are_unique_and_no_planned_game_is_implemented():
+    names = [n for g in registry.GAMES.values() for n in (g.name, *g.aliases)]
+    assert len(names) == len(set(names)), "a name or alias names two games"
+    for game in registry.GAMES.values():
+        assert all(registry.get_game(n, need_implemented=False) is game for n in (game.name, *game.aliases))
+    implemented = {n for g in GAMES for n in (g.name, *g.aliases)}
+    for name, aliases, _title in registry.PLANNED:
+        assert not {name, *aliases} & implemented, f"{name} is implemented: remove it from registry.PLANNED"
+
+
+# -- 4. the game's solver against the plain reference search, on small positions ---------------------
+@functools.cache
+def small_positions(game):
+    """[(state, the plain search's result, where)]: decision states near the end of seeded lines,
+    half of them from lines that win. From each line's end, 1, 2, 4, ... decisions back while the
+    plain search decides them within SMALL states; the farthest is kept."""
+    out = []
+    for group in (filter(wins, lines(game)), (line for line in lines(game) if not wins(line))):
+        found = []
+        for line in group:
+            decisions, farthest, back = line.decisions, None, 1
+            while back <= len(decisions):
+                result = solve_open(game, decisions[-back], Limits(max_states=SMALL), prune=False)
+                if not result.exact:
+                    break
+                farthest, back = (decisions[-back], result, f"{game.name}, {line.how}, {back} back"), back * 2
+            found += [farthest] if farthest else []
+            if len(found) == SMALL_POSITIONS // 2:
+                break
+        out += found
+    return out
+
+
+@each_game
+def test_the_game_solver_agrees_with_the_plain_reference_on_small_positions(game):
+    """make_solver (the kernel, or the pruned search) against solve_open(prune=False): the same
+    verdict and score, winning lines that replay to that score, bounds that hold, equal values."""
+    positions = small_positions(game)
+    verdicts = set()
+    for state, reference, where in positions:
+        result = make_solver(game, Limits(time_limit=30)).solve(state)
+        assert result.exact, f"{where}: the solver did not decide a small position"
+        assert (result.verdict, result.score) == (reference.verdict, reference.score), f"{where}:\n{state}"
+        verdicts.add(result.verdict)
+        if result.verdict == "winnable":
+            for found in (result, reference):
+                final = game.replay_moves(state, found.line)
+                assert final.won and final.outcome().score == result.score, where
+            bound = state.score_bound()
+            assert bound != NO_WIN, f"{where}: NO_WIN on a winnable position"
+            if bound is not None and game.score_sense is not None:
+                assert not_worse(game, bound, result.score), f"{where}: bound {bound}, best score {result.score}"
+    assert "winnable" in verdicts and "unwinnable" in verdicts, f"{game.name}: small positions of one verdict only"
+    with reported_bug():
+        for state, reference, where in positions:
+            won = reference.verdict == "winnable"
+            expected = game.utility(Outcome(True, reference.score) if won else None)
+            assert make_solver(game, Limits(time_limit=30)).value(state) == (expected, True), where
+
+
+# -- 5. hint files ---------------------------------------------------------------------------------
+@each_game
+def test_hint_files_validate_and_verify(game):
+    deal = game.new_deal(0)
+    solver = make_solver(game, SOLVER_LIMITS)  # moves it cannot value within them are "unknown"
+    result = solver.solve(game.initial_state(deal))
+    with reported_bug():
+        data = build_hints(game, deal, result, solver)
+    assert data["game"] == game.name and len(data["decisions"]) == len(result.line)
+    assert verify_hints(game, deal, data, reprove=lambda s: solve_open(game, s).verdict).startswith("ok")
+
+
+@each_blind_game
+def test_blind_hint_files_validate_and_verify(game):
+    deal = game.new_deal(0)
+    data = build_blind_hints(game, deal, BlindPolicy(game, samples=1, exact_limits=Limits(max_states=50)))
+    assert data["mode"] == "blind" and data["decisions"]
+    assert verify_hints(game, deal, data).startswith("ok")
+
+
+# -- 6. blind mode ----------------------------------------------------------------------------------
+def unseen_count(chance_state) -> int:
+    """The cards unseen at a chance node: its outcomes are single cards (each weighted by how
+    many unseen cards give it) or sets of cards drawn at once (each card once)."""
+    outcomes = chance_state.chance_outcomes()
+    if isinstance(outcomes[0][0], tuple):
+        return len({card for outcome, _w in outcomes for card in outcome})
+    return sum(w for _o, w in outcomes)
+
+
+def before_draws(line):
+    """[(index, unseen)]: each decision of ``line`` with a draw ahead (only decisions between),
+    and how many cards are unseen there; draws with more than LISTABLE outcomes are passed over."""
+    out, ahead = [], None
+    for i in range(len(line.nodes) - 1, -1, -1):
+        state = line.nodes[i][0]
+        if state.is_chance():
+            count = state.chance_count()
+            ahead = unseen_count(state) if count is None or count <= LISTABLE else None
+        elif ahead is not None:
+            out.append((i, ahead))
+    return out[::-1]
+
+
+@functools.cache
+def blind_positions(game):
+    """From the baseline lines, (line, index, unseen) of decisions with a draw ahead: ``early``,
+    the first of each line; ``late``, per line that gets there, those with at most UNSEEN cards
+    unseen."""
+    early, late = [], []
+    for line in lines(game):
+        if line.how.startswith("baseline"):
+            points = before_draws(line)
+            early += [(line, *p) for p in points[:1]]
+            late += [[(line, i, n) for i, n in points if n <= UNSEEN]]
+    return early, [points for points in late if points]
+
+
+def retrace(line, deal, stop):
+    """Replay the first ``stop`` nodes of ``line`` on ``deal``: the line's moves, the deal's own
+    draws. Returns the state reached and what the player saw on the way (the legal moves at each
+    decision, each draw's outcome)."""
+    state, seen = line.game.initial_state(deal), []
+    for _state, move in line.nodes[:stop]:
+        if state.is_chance():
+            seen.append(state.dealt_outcome())
+            state = state.apply_chance(seen[-1])
+        else:
+            seen.append(state.legal_moves())
+            state = state.play(move)
+    return state, seen
+
+
+def reordered(line, stop, n, order):
+    """The position ``line.nodes[stop]`` reached on the line's deal with the last ``n`` cards of
+    a pile (piles are top first: the cards not drawn yet) put in ``order``, a permutation of
+    range(n). Fails unless everything seen up to there stays the same."""
+    expected_state, expected = retrace(line, line.deal, stop)
+    for name, pile in line.deal.piles.items():
+        if len(pile) >= n:
+            head, tail = list(pile[:len(pile) - n]), list(pile[len(pile) - n:])
+            deal = dataclasses.replace(line.deal, piles={**line.deal.piles, name: head + [tail[k] for k in order]})
+            state, seen = retrace(line, deal, stop)
+            if seen == expected and state.legal_moves() == expected_state.legal_moves():
+                return state
+    raise AssertionError(f"{line.game.name}, {line.how}: reordering the last {n} cards of a pile changes what was "
+                         "seen; this test takes the cards still to draw to be the bottom of a pile")
+
+
+@each_blind_game
+def test_open_play_bounds_blind_play_on_small_positions(game):
+    """Each order of the unseen cards is equally likely, and on each one the clairvoyant player
+    does at least as well as any blind strategy: the mean open win is at least blind P(win)."""
+    _early, late = blind_positions(game)
+    assert len(late) >= 4, f"{game.name}: too few baseline lines get to {UNSEEN} unseen cards"
+    for line, i, n in [points[0] for points in late[:4]]:
+        state = line.nodes[i][0]
+        blind = ExpectimaxSolver(game).value(state)[0]
+        orders = every_order(range(n))
+        open_wins = {}
+        for order in orders:
+            result = solve_open(game, reordered(line, i, n, order))
+            assert result.exact
+            open_wins[order] = result.verdict == "winnable"
+        assert open_win_rate(orders, open_wins.get) >= blind - 1e-12, f"{game.name}, {line.how}:\n{state}"
+
+
+@each_blind_game
+def test_the_blind_policy_never_sees_the_order_of_the_unseen_cards(game):
+    """The unseen cards in another order, everything seen the same: the blind policy ranks the
+    moves the same, estimated early and exact late (every late decision of two lines)."""
+    early, late = blind_positions(game)
+    policy = BlindPolicy(game, samples=4, exact_limits=Limits(max_states=2000))
+    rng = random.Random(5)
+    exact = estimated = 0
+    for line, i, n in early[:2] + late[0] + late[-1]:
+        state = line.nodes[i][0]
+        order = list(range(n))
+        while n > 1 and order == sorted(order):
+            rng.shuffle(order)
+        rows = policy.rank(state)
+        assert policy.rank(reordered(line, i, n, order)) == rows, \
+            f"{game.name}, {line.how}: the ranking changed with the order of the unseen cards at\n{state}"
+        exact += rows[0]["exact"]
+        estimated += not rows[0]["exact"]
+    assert exact and estimated, f"{game.name}: exact {exact}, estimated {estimated}"
