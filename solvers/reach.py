@@ -92,7 +92,7 @@ class ReachabilitySolver:
         except SearchStopped as stopped:
             found, line, stop = False, [], stopped.reason
         return finish_open(self.game, state, line, won=found, stop=stop, nodes=self.nodes,
-                           stored=len(self.table), start=start, engine="dfs" if self.prune else "dfs-unpruned")
+                           stored=len(self.table), start=start, engine="reach" if self.prune else "reach-unpruned")
 
     def value(self, state):
         """(exact utility, True), or (None, False) if a limit stopped the search."""

@@ -14,7 +14,6 @@ tests/test_<game>.py.
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import random
@@ -77,20 +76,6 @@ def wins(line) -> bool:
 def not_worse(game, bound, score) -> bool:
     """Is the score ``bound`` at least as good as ``score``, in the game's sense?"""
     return bound <= score if game.score_sense == "lower" else bound >= score
-
-
-@contextlib.contextmanager
-def reported_bug():
-    """A crash of the package, reported and not fixed yet: solver.value() of a position the
-    solver proves lost (games/foursquare.py, KernelSolver.value reads the outcome of a game that
-    is not over). The test is marked xfail with the error until the fix lands; any other error
-    fails as usual."""
-    try:
-        yield
-    except AttributeError as exc:
-        if "'NoneType' object has no attribute 'won'" not in str(exc):
-            raise
-        pytest.xfail(f"known package bug (reported): value() of a proven loss raises {exc!r}")
 
 
 # -- 1. the state API along seeded lines ----------------------------------------------------------
@@ -289,11 +274,10 @@ def test_the_game_solver_agrees_with_the_plain_reference_on_small_positions(game
             if bound is not None and game.score_sense is not None:
                 assert not_worse(game, bound, result.score), f"{where}: bound {bound}, best score {result.score}"
     assert "winnable" in verdicts and "unwinnable" in verdicts, f"{game.name}: small positions of one verdict only"
-    with reported_bug():
-        for state, reference, where in positions:
-            won = reference.verdict == "winnable"
-            expected = game.utility(Outcome(True, reference.score) if won else None)
-            assert make_solver(game, Limits(time_limit=30)).value(state) == (expected, True), where
+    for state, reference, where in positions:
+        won = reference.verdict == "winnable"
+        expected = game.utility(Outcome(True, reference.score) if won else None)
+        assert make_solver(game, Limits(time_limit=30)).value(state) == (expected, True), where
 
 
 # -- 5. hint files ---------------------------------------------------------------------------------
@@ -302,8 +286,7 @@ def test_hint_files_validate_and_verify(game):
     deal = game.new_deal(0)
     solver = make_solver(game, SOLVER_LIMITS)  # moves it cannot value within them are "unknown"
     result = solver.solve(game.initial_state(deal))
-    with reported_bug():
-        data = build_hints(game, deal, result, solver)
+    data = build_hints(game, deal, result, solver)
     assert data["game"] == game.name and len(data["decisions"]) == len(result.line)
     assert verify_hints(game, deal, data, reprove=lambda s: solve_open(game, s).verdict).startswith("ok")
 

@@ -292,9 +292,9 @@ class KernelSolver:
             line, exact = self._best(state)
             if not exact:
                 return None, False
-            state = self.game.replay_moves(state, line)
+            state = self.game.replay_moves(state, line)  # a proven loss: [] leaves it unfinished
         outcome = state.outcome()
-        return self.game.utility(outcome if outcome.won else None), True
+        return self.game.utility(outcome if outcome is not None and outcome.won else None), True
 
     def _best(self, state):
         """(the shortest winning line, or [] if there is none; proven?)"""
