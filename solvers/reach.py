@@ -113,9 +113,10 @@ class ReachabilitySolver:
     def _search(self, root):
         """(win reachable?, a winning line from ``root``)."""
         root, head = closure(root, self.prune)
-        if root.table_scope() != self._scope:
+        scope = root.table_scope()
+        if scope != self._scope:
             self.table.clear()
-            self._scope = root.table_scope()
+            self._scope = scope
         table = self.table
         if root.won:
             return True, head

@@ -10,7 +10,7 @@ import pytest
 from solodeck import cards as C
 from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, MoveError
-from solodeck.games.frozen_novelty import (DECK, DOWN, UP, VARIANTS, Move, Rules, State,
+from solodeck.games.frozen_novelty import (DOWN, UP, VARIANTS, Move, Rules, State,
                                            default_backs, parse_backs, parse_move)
 from solodeck.hints import build_hints, validate_hints, verify_hints
 from solodeck.registry import get_game

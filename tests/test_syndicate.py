@@ -1,6 +1,5 @@
 """Syndicate's reference engine: the rule text's examples, notation, invariants, known puzzles."""
 import json
-import random
 from pathlib import Path
 
 import pytest
