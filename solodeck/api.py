@@ -41,6 +41,19 @@ LOSS_UTILITY = (0, 0)
 NO_WIN = "no-win"  # what score_bound() returns when no win is reachable any more
 
 
+@dataclass(frozen=True)
+class NoWin:
+    """score_bound() of a state from which no win is reachable, in a game that scores losses too
+    (Skyway scores every finished grid): ``best`` is the best loss score still reachable."""
+
+    best: int
+
+
+def cannot_win(bound) -> bool:
+    """Does a score_bound() say that no win is reachable?"""
+    return bound == NO_WIN or isinstance(bound, NoWin)
+
+
 class State:
     """The base of every game's state. The first four methods are the game's to write; the rest
     have defaults that are always correct, and a game overrides them to search faster or to
@@ -106,9 +119,15 @@ class State:
 
     # -- search support: each default is exact; overrides make search faster -------------------
     def score_bound(self):
-        """The best score still reachable, optimistic; NO_WIN when no win is reachable; None
-        when unknown. Lets exact search cut branches."""
+        """The best score still reachable, optimistic; NO_WIN when no win is reachable (NoWin(s)
+        in games that score losses: s bounds the loss score); None when unknown. Lets exact
+        search cut branches. Open mode: it may read the order of the deck."""
         return None
+
+    def blind_score_bound(self):
+        """score_bound() for every order of the unseen cards (blind mode cuts with it). The
+        default is right for games whose score_bound() reads only how many cards are left."""
+        return self.score_bound()
 
     def search_moves(self) -> list:
         """The legal moves that can still matter to the value: a subset of legal_moves() whose
@@ -225,6 +244,8 @@ class Game:
             return None
         if score_bound == NO_WIN:
             return self.utility(Outcome(False, None))
+        if isinstance(score_bound, NoWin):
+            return self.utility(Outcome(False, score_bound.best))
         return (1, -score_bound if self.score_sense == "lower" else score_bound)
 
     def rules_path(self) -> Path:

@@ -115,7 +115,9 @@ def finish_open(game, state, line, *, won: bool, stop: StopReason | None = None,
     else:
         status, verdict, exact = Status(stop.value), (Verdict.WINNABLE if won else Verdict.UNKNOWN), False
         line = line if won else []
-    return SolveResult(game.name, "open", status, verdict, exact, outcome.score if won else None, list(line),
+    # A loss's score means something only when the search was exhaustive, in a game that scores losses.
+    score = outcome.score if won or stop is None else None
+    return SolveResult(game.name, "open", status, verdict, exact, score, list(line),
                        nodes, stored, time.perf_counter() - start, engine=engine)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 
-from solodeck.api import NO_WIN
+from solodeck.api import cannot_win
 from solodeck.errors import UnsupportedError
 from solodeck.result import (Limits, SearchStopped, SolveResult, Status, StopReason, Verdict,
                              finish_blind)
@@ -114,7 +114,7 @@ class ExpectimaxSolver:
         outcome = state.outcome()
         if outcome is not None:
             return (1.0, float(outcome.score or 0)) if outcome.won else LOSS
-        if state.score_bound() == NO_WIN:  # no order of the unseen cards can still win
+        if cannot_win(state.blind_score_bound()):  # no order of the unseen cards can still win
             return LOSS
         if self.kernel is not None and self.kernel.accepts(state):
             value = self.kernel.value(state)

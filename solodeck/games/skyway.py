@@ -1,0 +1,476 @@
+"""Skyway (Isaludo): the pure-Python reference engine. Rules page: docs/rules/skyway.md.
+
+A card is solodeck.cards' int (suit * 13 + value - 1; values A=1 ... T=10). The grid is a tuple
+of 9 cells, row by row from the top-left, each a tuple of at most 3 cards, bottom card first.
+A turn is five draws (chance nodes: one card each) into the market, then one decision: a stack
+and a cell. Draws keep the rest of the deck in deal order (the first copy of the drawn card
+leaves), so the remaining order depends only on which cards were drawn: one key serves open
+mode (the dealt top card) and blind mode (any unseen card). A reshuffle sorts the discard pile
+into the canonical card order and shuffles it with stream ``reshuffles + 1`` of the deal's seed
+(RULINGS.md, Common): it depends only on which cards are discarded, so it is no chance node of
+its own; blind play simply draws from the new deck's composition.
+
+The chain score (chain_lengths) is the heart of the game: a longest-path DP over each suit's
+cards in value order. score_bound relaxes the rest of the game to "which stack each remaining
+turn takes" (cells ignored; see docs/rules/skyway.md, "How the solver plays it").
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .. import cards as C
+from ..api import Deal, NoWin, NumberDeckGame, Outcome
+from ..api import State as BaseState
+from ..errors import DealError, MoveError
+from ..shuffle import shuffled
+
+CELLS = 9
+SIDE = 3
+HEIGHT = 3           # a cell keeps at most 3 cards; the ones below are discarded
+MARKET = 5           # cards dealt per turn: stack 1 = cards 1-2, stack 2 = cards 3-4, stack 3 = card 5
+STACK_SLICES = ((0, 2), (2, 4), (4, 5))
+PASSES = 3
+SUITS = 4
+CHAIN_TO_WIN = 5
+MAX_CHAIN = 10       # A ... T
+NUMBER_CARDS = C.standard_deck(number_cards_only=True)
+
+ADJACENT = tuple(frozenset(r2 * SIDE + c2 for r2, c2 in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                           if 0 <= r2 < SIDE and 0 <= c2 < SIDE)
+                 for r, c in (divmod(i, SIDE) for i in range(CELLS)))
+
+
+def _symmetries():
+    """The 8 symmetries of the square as cell permutations: ``perm[i]`` is the cell whose
+    contents land on cell i (so a grid maps to ``tuple(grid[p] for p in perm)``)."""
+    maps = []
+    for transpose in (False, True):
+        for flip_r in (False, True):
+            for flip_c in (False, True):
+                perm = []
+                for i in range(CELLS):
+                    r, c = divmod(i, SIDE)
+                    if transpose:
+                        r, c = c, r
+                    if flip_r:
+                        r = SIDE - 1 - r
+                    if flip_c:
+                        c = SIDE - 1 - c
+                    perm.append(r * SIDE + c)
+                maps.append(tuple(perm))
+    return tuple(maps)
+
+
+SYMMETRIES = _symmetries()
+
+
+def suit_index(card: int) -> int:
+    return card // 13
+
+
+def value_of(card: int) -> int:
+    return card % 13 + 1
+
+
+# -- the chain score ----------------------------------------------------------------------------
+def chain_lengths(grid) -> tuple:
+    """Per suit (S H D C), the most cards in a chain of strictly increasing values, each card in a
+    cell orthogonally adjacent to the previous card's cell. Any card of a stack may be used, and a
+    cell may come back (never twice in a row: adjacent cells differ). Values within a suit are
+    distinct, so in value order the longest chain ending at a card extends the longest ending at
+    a lower card next door."""
+    by_suit = ([], [], [], [])
+    for cell, stack in enumerate(grid):
+        for card in stack:
+            by_suit[card // 13].append((card, cell))
+    out = []
+    for items in by_suit:
+        items.sort()
+        ends = []
+        for i, (_card, cell) in enumerate(items):
+            near = ADJACENT[cell]
+            longest = 1
+            for j in range(i):
+                if items[j][1] in near and ends[j] >= longest:
+                    longest = ends[j] + 1
+            ends.append(longest)
+        out.append(max(ends, default=0))
+    return tuple(out)
+
+
+def chains_with_jumps(grid, suit: int, jumps: int) -> list:
+    """[best over k = 0 .. jumps]: the most cards of ``suit`` in a chain of increasing values
+    that may cross between non-adjacent cells at most k times. A chain of the final grid with n
+    new cards in it falls, without them, into at most n + 1 runs of cards already here: this
+    bounds what the cards here can still give (solver bound, see State.score_bound)."""
+    items = sorted((card, cell) for cell, stack in enumerate(grid) for card in stack if card // 13 == suit)
+    best = [0] * (jumps + 1)
+    ends = []
+    for i, (_card, cell) in enumerate(items):
+        near = ADJACENT[cell]
+        row = []
+        for k in range(jumps + 1):
+            longest = 1
+            for j in range(i):
+                prev = ends[j]
+                if items[j][1] in near and prev[k] >= longest:
+                    longest = prev[k] + 1
+                if k and prev[k - 1] >= longest:
+                    longest = prev[k - 1] + 1
+            row.append(longest)
+            if longest > best[k]:
+                best[k] = longest
+        ends.append(row)
+    for k in range(1, jumps + 1):
+        best[k] = max(best[k], best[k - 1])
+    return best
+
+
+def score_of(grid) -> Outcome:
+    lengths = chain_lengths(grid)
+    return Outcome(all(n >= CHAIN_TO_WIN for n in lengths), sum(lengths))
+
+
+# -- moves ----------------------------------------------------------------------------------------
+@dataclass(frozen=True, order=True)
+class Take:
+    """Take market stack ``stack`` (1-3) and put it on cell ``cell`` (1-9, row by row)."""
+
+    stack: int
+    cell: int
+
+    def __str__(self):
+        return f"{self.stack}>{self.cell}"
+
+
+_TAKE_RE = re.compile(r"^(?:take\s+)?(?:stack\s+)?([1-3])\s*(?:>|to|on|:|\s)\s*(?:cell\s+)?([1-9])$", re.IGNORECASE)
+MOVES = tuple(Take(s, c) for s in (1, 2, 3) for c in range(1, CELLS + 1))
+
+
+def parse_move(text: str) -> Take:
+    m = _TAKE_RE.match(text.strip())
+    if not m:
+        raise MoveError(f"'{text}' is not a Skyway move (expected 'S>C': market stack S 1-3 onto cell C 1-9, "
+                        "row by row from the top-left, e.g. '2>5')")
+    return Take(int(m.group(1)), int(m.group(2)))
+
+
+# -- the state ------------------------------------------------------------------------------------
+class State(BaseState):
+    """A position. ``market``: the cards dealt this turn (stack 1 = the first two, bottom first);
+    ``deck``: top first; ``discard``: sorted (its order never matters: a reshuffle sorts it);
+    ``passno``: 1-3; ``reshuffles``: how many so far; ``final``: the last shuffle of the third
+    pass was made (the game ends after this turn); ``over``: the game has ended."""
+
+    __slots__ = ("grid", "market", "deck", "discard", "passno", "reshuffles", "final", "over", "seed",
+                 "_moves", "_key", "_outcome")
+
+    def __init__(self, grid, market, deck, discard, passno, reshuffles, seed, final=False, over=False):
+        if not over and len(market) < MARKET and not deck:
+            # The deck ran out with a market to deal: reshuffle the discard pile (RULINGS: Skyway).
+            reshuffles += 1
+            deck = tuple(shuffled(discard, seed, reshuffles))  # discard is sorted: canonical order
+            discard = ()
+            if passno < PASSES:
+                passno += 1
+            else:
+                final = True  # deal only enough to finish this market, play it, and stop
+        self.grid, self.market, self.deck, self.discard = grid, market, deck, discard
+        self.passno, self.reshuffles, self.seed, self.final, self.over = passno, reshuffles, seed, final, over
+        self._moves = self._key = self._outcome = None
+
+    def stacks(self) -> tuple:
+        return tuple(self.market[a:b] for a, b in STACK_SLICES)
+
+    # -- chance ------------------------------------------------------------------------------
+    def is_chance(self):
+        return not self.over and len(self.market) < MARKET
+
+    def chance_outcomes(self):
+        return [(card, 1) for card in sorted(self.deck)]
+
+    def dealt_outcome(self):
+        return self.deck[0]
+
+    def apply_chance(self, card):
+        i = self.deck.index(card)
+        return State(self.grid, self.market + (card,), self.deck[:i] + self.deck[i + 1:], self.discard,
+                     self.passno, self.reshuffles, self.seed, self.final)
+
+    # -- decisions ---------------------------------------------------------------------------
+    def outcome(self):
+        if not self.over:
+            return None
+        if self._outcome is None:
+            self._outcome = score_of(self.grid)
+        return self._outcome
+
+    def legal_moves(self):
+        if self._moves is None:
+            self._moves = list(MOVES) if not self.over and len(self.market) == MARKET else []
+        return self._moves
+
+    def play(self, move):
+        if move not in self.legal_moves():
+            raise MoveError(f"'{move}' is not legal here")
+        a, b = STACK_SLICES[move.stack - 1]
+        cell = move.cell - 1
+        stacked = self.grid[cell] + self.market[a:b]
+        buried = stacked[:-HEIGHT]
+        grid = self.grid[:cell] + (stacked[-HEIGHT:],) + self.grid[cell + 1:]
+        discard = tuple(sorted(self.discard + self.market[:a] + self.market[b:] + buried))
+        over = self.final or (self.passno == PASSES and not self.deck)
+        return State(grid, (), self.deck, discard, self.passno, self.reshuffles, self.seed, self.final, over)
+
+    # -- search support ----------------------------------------------------------------------
+    def key(self):
+        """The grid up to the 8 symmetries of the square (they leave every chain unchanged, and
+        nothing else depends on where a cell is), the market, the deck, the discard pile and the
+        pass. The seed is fixed for a game (table_scope)."""
+        if self._key is None:
+            grid = self.grid
+            canonical = min(tuple(grid[p] for p in perm) for perm in SYMMETRIES)
+            self._key = (canonical, self.market, self.deck, self.discard, self.passno, self.reshuffles,
+                         self.final, self.over)
+        return self._key
+
+    def table_scope(self):
+        return self.seed
+
+    def search_moves(self):
+        """The legal moves, one per distinct child up to symmetry, best immediate chain score first."""
+        moves = self.legal_moves()
+        if len(moves) <= 1:
+            return moves
+        seen, ranked = set(), []
+        for move in moves:
+            child = self.play(move)
+            key = child.key()
+            if key in seen:
+                continue
+            seen.add(key)
+            lengths = chain_lengths(child.grid)
+            ranked.append((-sum(min(n, CHAIN_TO_WIN) for n in lengths), -sum(lengths), len(ranked), move))
+        ranked.sort()
+        return [r[-1] for r in ranked]
+
+    def turns_left(self) -> int:
+        """Turns still to play, the current one included, when no reshuffle can change how many
+        (the third pass); otherwise an upper bound (later passes deal at most the cards not in
+        the grid now: the grid never shrinks)."""
+        if self.over:
+            return 0
+        to_deal = MARKET - len(self.market)
+        rest = len(self.deck) - to_deal
+        if self.final or (self.passno == PASSES and rest <= 0):
+            return 1
+        if self.passno == PASSES:
+            return 1 + -(-rest // MARKET)
+        in_grid = sum(len(s) for s in self.grid)
+        later = max(rest, 0) + (PASSES - self.passno) * (len(NUMBER_CARDS) - in_grid)
+        return 2 + -(-later // MARKET)
+
+    def known_markets(self):
+        """(stacks of each turn whose cards are already fixed, turns whose cards are not): in the
+        third pass the deck is the future; a reshuffle still to come (its cards depend on play)
+        leaves those turns open. Only a decision state (a full market) is asked."""
+        turns = [self.stacks()]
+        if self.final or self.over:
+            return turns, 0
+        if self.passno < PASSES:
+            return turns, self.turns_left() - 1
+        deck = self.deck
+        for start in range(0, len(deck) - len(deck) % MARKET, MARKET):
+            market = deck[start:start + MARKET]
+            turns.append(tuple(market[a:b] for a, b in STACK_SLICES))
+        return turns, (1 if len(deck) % MARKET else 0)
+
+    def score_bound(self):
+        """The best score still reachable (NoWin with the best loss score when no win is). The
+        relaxation: each remaining turn adds its stack's cards to the chains of their suits as if
+        every new card extended its chain; the cards already here give, with n new cards of a suit,
+        at most the longest run of theirs with n crossings (chains_with_jumps). Turns whose cards
+        are not fixed yet (after a reshuffle) add two cards of any suits."""
+        return _bound(self, *self.known_markets())
+
+    def blind_score_bound(self):
+        """score_bound() for any order of the unseen cards: only the market dealt is fixed."""
+        if self.over or self.is_chance():
+            return _bound(self, [], self.turns_left())
+        return _bound(self, [self.stacks()], self.turns_left() - 1)
+
+    def __str__(self):
+        lines = []
+        for r in range(SIDE):
+            row = []
+            for c in range(SIDE):
+                stack = self.grid[r * SIDE + c]
+                row.append(f"{r * SIDE + c + 1}:{C.format_cards(stack) or '.':<9}")
+            lines.append("  ".join(row))
+        if not self.over:
+            stacks = "  ".join(f"[{i}] {C.format_cards(s)}" for i, s in enumerate(self.stacks(), start=1) if s)
+            lines.append(f"market: {stacks or '(to deal)'}")
+        lengths = chain_lengths(self.grid)
+        lines.append("chains: " + " ".join(f"{s}{n}" for s, n in zip(C.SUITS, lengths)) + f"  (score {sum(lengths)})")
+        end = "  game over" if self.over else ("  last turn (final shuffle)" if self.final else "")
+        lines.append(f"pass {self.passno}, deck {len(self.deck)}, discard {len(self.discard)}{end}")
+        return "\n".join(lines)
+
+
+def _bound(state, markets, open_turns):
+    if state.over:
+        outcome = state.outcome()
+        return outcome.score if outcome.won else NoWin(outcome.score)
+    new = 2 * open_turns  # cards from turns whose market is not fixed, any suits
+    horizon = min(MAX_CHAIN, sum(max(len(s) for s in stacks) for stacks in markets) + new)
+    gains = [chains_with_jumps(state.grid, s, horizon) for s in range(SUITS)]
+
+    def final(s, n):
+        return min(MAX_CHAIN, n + gains[s][min(n, horizon)])
+
+    # Every vector of new cards per suit the fixed markets allow (one stack per turn).
+    vectors = {(0, 0, 0, 0)}
+    for stacks in markets:
+        nxt = set()
+        for stack in stacks:
+            add = [0, 0, 0, 0]
+            for card in stack:
+                add[card // 13] += 1
+            for v in vectors:
+                nxt.add(tuple(min(v[s] + add[s], MAX_CHAIN) for s in range(SUITS)))
+        vectors = nxt
+    best_win = best_any = -1
+    for v in vectors:
+        win, total = _spread(final, v, new)
+        best_any = max(best_any, total)
+        if win is not None:
+            best_win = max(best_win, win)
+    return best_win if best_win >= 0 else NoWin(best_any)
+
+
+def _spread(final, v, new):
+    """(best winning total or None, best total) over the ways to add ``new`` free cards to ``v``."""
+    if new == 0:
+        lengths = [final(s, v[s]) for s in range(SUITS)]
+        total = sum(lengths)
+        return (total if min(lengths) >= CHAIN_TO_WIN else None), total
+    # The free cards go where they help most; a small DP over suits (state: cards used).
+    NEG = None
+    any_best = [0] + [NEG] * new      # best total of the suits so far with i free cards used
+    win_best = [0] + [NEG] * new      # the same, every suit so far at 5 or more
+    for s in range(SUITS):
+        options = [(x, final(s, v[s] + x)) for x in range(new + 1)]
+        next_any = [NEG] * (new + 1)
+        next_win = [NEG] * (new + 1)
+        for used in range(new + 1):
+            for x, length in options:
+                if used + x > new:
+                    break
+                if any_best[used] is not NEG:
+                    t = any_best[used] + length
+                    if next_any[used + x] is NEG or t > next_any[used + x]:
+                        next_any[used + x] = t
+                if win_best[used] is not NEG and length >= CHAIN_TO_WIN:
+                    t = win_best[used] + length
+                    if next_win[used + x] is NEG or t > next_win[used + x]:
+                        next_win[used + x] = t
+        any_best, win_best = next_any, next_win
+    wins = [t for t in win_best if t is not NEG]
+    return (max(wins) if wins else None), max(t for t in any_best if t is not NEG)
+
+
+# -- the game -------------------------------------------------------------------------------------
+class Skyway(NumberDeckGame):
+    name = "skyway"
+    title = "Skyway"
+    source = "Isaludo (seeds/000), p. 7"
+    has_chance = True
+    score_name = "chain total"
+    score_sense = "higher"
+    modes = ("open", "blind")
+    model = "skyway"
+    piles = {"deck": "the 40 number cards A-T, top first"}
+
+    def initial_state(self, deal: Deal) -> State:
+        seed = deal.seed if deal.seed is not None else 0  # RULINGS: no seed, reshuffles use seed 0
+        if deal.position is not None:
+            return _state_from_position(deal.position, deal.source, seed)
+        return State(((),) * CELLS, (), tuple(deal.piles["deck"]), (), 1, 0, seed)
+
+    def parse_move(self, text):
+        return parse_move(text)
+
+    def baseline_move(self, state):
+        """The baseline policy: the move whose grid has the most chain cards counting up to 5 per
+        suit, then the highest chain total, then the fewest cards buried, then the first in order."""
+        best, best_rank = None, None
+        for move in state.legal_moves():
+            a, b = STACK_SLICES[move.stack - 1]
+            cell = move.cell - 1
+            stacked = state.grid[cell] + state.market[a:b]
+            grid = state.grid[:cell] + (stacked[-HEIGHT:],) + state.grid[cell + 1:]
+            lengths = chain_lengths(grid)
+            rank = (sum(min(n, CHAIN_TO_WIN) for n in lengths), sum(lengths), -max(len(stacked) - HEIGHT, 0))
+            if best_rank is None or rank > best_rank:
+                best, best_rank = move, rank
+        return best
+
+
+GAME = Skyway()  # the registry's instance (solodeck/registry.py)
+
+
+# -- deal files: the endgame position ---------------------------------------------------------------
+def _cards(text, source, field) -> list:
+    if not isinstance(text, str):
+        raise DealError(source, field, 'expected a string of cards such as "3C 7H 6C"')
+    cards = C.parse_cards(text, source=source, field=field)
+    for i, card in enumerate(cards, start=1):
+        if card == C.JOKER or value_of(card) > 10:
+            raise DealError(source, field, f"card {i} '{C.format_card(card)}': Skyway uses only the number cards A-T")
+    return cards
+
+
+def _whole(position, name, lo, hi, default, source):
+    value = position.get(name, default)
+    if value is None or not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise DealError(source, f"position.{name}", f"expected a whole number from {lo} to {hi}, got {value!r}")
+    return value
+
+
+def _state_from_position(position: dict, source: str, seed: int) -> State:
+    """``[position]``: ``grid`` = 9 strings, row by row from the top-left, each a cell's cards
+    bottom card first (at most 3; "" for an empty cell); ``deck`` (top first), ``discard``,
+    ``pass`` (1-3) and ``reshuffles`` (made so far; default pass - 1). The 40 number cards must
+    each be in exactly one of them. The position is a turn's start: the market is dealt next."""
+    known = {"grid", "deck", "discard", "pass", "reshuffles"}
+    for key in position:
+        if key not in known:
+            raise DealError(source, f"position.{key}", f"unknown field (expected: {', '.join(sorted(known))})")
+    cells = position.get("grid")
+    if not isinstance(cells, list) or len(cells) != CELLS:
+        raise DealError(source, "position.grid", 'expected a list of 9 cells, row by row from the top-left, each '
+                                                 'a string of cards bottom first, e.g. ["3C 7H 6C", "", "AS", ...]')
+    grid = []
+    for i, text in enumerate(cells, start=1):
+        stack = _cards(text, source, f"position.grid[{i}]")
+        if len(stack) > HEIGHT:
+            raise DealError(source, f"position.grid[{i}]", f"{len(stack)} cards: a cell holds at most {HEIGHT}")
+        grid.append(tuple(stack))
+    deck = _cards(position.get("deck", ""), source, "position.deck")
+    discard = _cards(position.get("discard", ""), source, "position.discard")
+    passno = _whole(position, "pass", 1, PASSES, 1, source)
+    reshuffles = _whole(position, "reshuffles", 0, PASSES - 1, passno - 1, source)
+    seen = {}
+    for field, cards in [(f"position.grid[{i}]", s) for i, s in enumerate(grid, start=1)] + [
+            ("position.deck", deck), ("position.discard", discard)]:
+        for card in cards:
+            if card in seen:
+                raise DealError(source, field, f"{C.format_card(card)} is already in {seen[card]}")
+            seen[card] = field
+    missing = [c for c in NUMBER_CARDS if c not in seen]
+    if missing:
+        raise DealError(source, "position", f"{len(missing)} number cards are nowhere (each of the 40 must be in "
+                                            f"the grid, the deck or the discard pile): {C.format_cards(missing)}")
+    over = passno == PASSES and not deck  # the third pass's deck ran out at the end of a turn
+    return State(tuple(grid), (), tuple(deck), tuple(sorted(discard)), passno, reshuffles, seed, over=over)
