@@ -134,6 +134,12 @@ class State:
         best value is the same, best first if the game can tell."""
         return self.legal_moves()
 
+    def heuristic(self):
+        """How promising the position looks, comparable between positions of a game, higher
+        better: anytime search (solvers/anytime.py) keeps the best of each step. A guess, never
+        used to cut an exact search."""
+        return 0
+
     def safe_move(self):
         """A move that can be made without branching because it never lowers the value (a
         dominance: e.g. a card to a foundation that nothing could ever use), or None."""
@@ -176,6 +182,8 @@ class Game:
     modes: tuple = ("open",)     # "blind" too: the game then has a baseline_move policy
     aspiration: bool = True      # exact search aims first at the optimistic bound (solvers/dfs.py);
                                  # off where that bound is far above typical wins
+    anytime: bool = False        # whole deals are far too big to exhaust: make_solver gives the anytime
+                                 # search (solvers/anytime.py), which needs State.heuristic()
     acyclic: bool = True         # no move sequence returns to a position (solvers/dfs.py); False:
                                  # positions repeat, solvers/reach.py searches (games without a score)
     options: dict = {}           # option name -> (default, allowed values)

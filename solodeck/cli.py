@@ -187,6 +187,9 @@ def _progress(quiet: bool):
     return update, bar.close
 
 
+ANYTIME_SECONDS = 60.0  # solve's default time limit for games whose whole deals never finish
+
+
 def cmd_solve(args) -> int:
     from .solvers import Limits, make_solver, value_first_moves
     from .hints import build_hints, write_hints
@@ -199,7 +202,13 @@ def cmd_solve(args) -> int:
     if args.mode == "blind":
         return _solve_blind(args, game, deal)
     progress, close = _progress(args.quiet or args.json or args.engine != "dfs")
-    limits = Limits(args.time_limit, args.max_states, args.memory)
+    time_limit = args.time_limit
+    if time_limit is None and game.anytime:  # whole deals never finish: stop with the best line found
+        time_limit = ANYTIME_SECONDS
+        if not (args.quiet or args.json):
+            print(f"(no --time-limit: {game.title} deals are far too big to exhaust; stopping after "
+                  f"{ANYTIME_SECONDS:g} s with the best line found; endgames finish sooner)", file=sys.stderr)
+    limits = Limits(time_limit, args.max_states, args.memory)
     solver = make_solver(game, limits, progress)
     start = game.initial_state(deal)
     try:
@@ -226,7 +235,9 @@ def cmd_solve(args) -> int:
         else:
             print(f"verdict: winnable, {score_name}: {result.score} ({how})")
     elif result.verdict == "unwinnable":
-        print("verdict: unwinnable (proven by exhaustive search)")
+        how = "proven by exhaustive search" if result.exact else "proven by the score bound; best score not proven"
+        best = f", best {score_name}: {result.score}" if result.score is not None else ""
+        print(f"verdict: unwinnable{best} ({how})")
     else:
         print(f"verdict: unknown (search stopped: {result.status}; no win found before the limit)")
     if result.line:

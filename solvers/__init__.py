@@ -1,6 +1,7 @@
 """Generic search algorithms. They know nothing of any game: only the state API (solodeck.api).
 
 - dfs.py: exact open-mode search with a transposition table, for acyclic games;
+- anytime.py: a beam line first, then dfs.py above it, for games too big to exhaust;
 - reach.py: exact open-mode reachability search for games whose positions repeat (Tarjan);
 - expectimax.py: exact blind-mode values over chance nodes;
 - sampling.py: rollout estimates and the policies (baseline, blind);
@@ -12,17 +13,21 @@ engine of a game: the game's compiled kernel when it is built, else the generic 
 """
 from solodeck.api import advance_chance
 from solodeck.result import Limits, SolveResult
+from .anytime import AnytimeSolver
 from .dfs import DepthFirstSolver
 from .reach import ReachabilitySolver
 
 
 def make_solver(game, limits: Limits | None = None, progress=None):
     """The game's compiled solver when it has one and it is built, else the generic search:
-    solvers/dfs.py for acyclic games, solvers/reach.py for games whose positions repeat."""
+    solvers/anytime.py for games too big to exhaust (a heuristic line first), solvers/dfs.py for
+    acyclic games, solvers/reach.py for games whose positions repeat."""
     limits = limits or Limits()
     fast = game.fast_solver(limits, progress)
     if fast is not None:
         return fast
+    if game.anytime:
+        return AnytimeSolver(game, limits, progress)
     return (DepthFirstSolver if game.acyclic else ReachabilitySolver)(game, limits, progress)
 
 
@@ -47,5 +52,5 @@ def value_first_moves(solver, state) -> list:
     return values
 
 
-__all__ = ["SolveResult", "Limits", "DepthFirstSolver", "ReachabilitySolver", "make_solver", "solve_open",
+__all__ = ["SolveResult", "Limits", "AnytimeSolver", "DepthFirstSolver", "ReachabilitySolver", "make_solver", "solve_open",
            "value_first_moves"]

@@ -26,7 +26,7 @@ NEG_INFINITY = (-1, 0)  # below every utility: a loss is (0, ...), a win (1, ...
 # A table entry with its key, measured with tracemalloc: ~650 bytes on Syndicate, ~2,300 on
 # Foursquare. The larger keeps --memory a cap for every game.
 BYTES_PER_ENTRY = 2400
-_CHECK_EVERY = 4096     # nodes between clock and limit checks
+_CHECK_EVERY = 256      # nodes between clock and limit checks (a Skyway node costs ~0.5 ms)
 
 
 class DepthFirstSolver:
@@ -46,6 +46,7 @@ class DepthFirstSolver:
         self.nodes = 0
         self.incumbent = NEG_INFINITY  # best terminal value reached so far, and its line
         self.incumbent_line: list = []
+        self.floor = None  # (utility, line) already reached from the next root solve()d: beat it or keep it
         self._path: list = []
         self._deadline = None
 
@@ -56,8 +57,14 @@ class DepthFirstSolver:
         stop = None
         try:
             self._start_root()
-            won = self._solve_root(state)[0] == 1
-            line = self.best_line(state)
+            floor, self.floor = self.floor, None
+            if floor is not None:
+                self.incumbent, self.incumbent_line = floor
+            value = self._solve_root(state)
+            if floor is not None and value <= floor[0]:  # nothing beats the floor: its line is best
+                won, line = floor[0][0] == 1, list(floor[1])
+            else:
+                won, line = value[0] == 1, self.best_line(state)
         except SearchStopped as stopped:
             stop, line = stopped.reason, list(self.incumbent_line)
             won = self.incumbent[0] == 1

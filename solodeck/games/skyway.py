@@ -99,37 +99,24 @@ def chain_lengths(grid) -> tuple:
     return tuple(out)
 
 
-def chains_with_jumps(grid, suit: int, jumps: int) -> list:
-    """[best over k = 0 .. jumps]: the most cards of ``suit`` in a chain of increasing values
-    that may cross between non-adjacent cells at most k times. A chain of the final grid with n
-    new cards in it falls, without them, into at most n + 1 runs of cards already here: this
-    bounds what the cards here can still give (solver bound, see State.score_bound)."""
-    items = sorted((card, cell) for cell, stack in enumerate(grid) for card in stack if card // 13 == suit)
-    best = [0] * (jumps + 1)
-    ends = []
-    for i, (_card, cell) in enumerate(items):
-        near = ADJACENT[cell]
-        row = []
-        for k in range(jumps + 1):
-            longest = 1
-            for j in range(i):
-                prev = ends[j]
-                if items[j][1] in near and prev[k] >= longest:
-                    longest = prev[k] + 1
-                if k and prev[k - 1] >= longest:
-                    longest = prev[k - 1] + 1
-            row.append(longest)
-            if longest > best[k]:
-                best[k] = longest
-        ends.append(row)
-    for k in range(1, jumps + 1):
-        best[k] = max(best[k], best[k - 1])
-    return best
-
-
 def score_of(grid) -> Outcome:
     lengths = chain_lengths(grid)
     return Outcome(all(n >= CHAIN_TO_WIN for n in lengths), sum(lengths))
+
+
+_RESHUFFLES: dict = {}  # a search meets the same reshuffle again and again
+
+
+def _reshuffled(discard: tuple, seed: int, stream: int) -> tuple:
+    """The new deck of a reshuffle: the discard pile (kept sorted: the canonical order) shuffled
+    with stream ``stream`` of the deal's seed."""
+    memo = (discard, seed, stream)
+    deck = _RESHUFFLES.get(memo)
+    if deck is None:
+        if len(_RESHUFFLES) > 100_000:
+            _RESHUFFLES.clear()
+        deck = _RESHUFFLES[memo] = tuple(shuffled(discard, seed, stream))
+    return deck
 
 
 # -- moves ----------------------------------------------------------------------------------------
@@ -170,7 +157,7 @@ class State(BaseState):
         if not over and len(market) < MARKET and not deck:
             # The deck ran out with a market to deal: reshuffle the discard pile (RULINGS: Skyway).
             reshuffles += 1
-            deck = tuple(shuffled(discard, seed, reshuffles))  # discard is sorted: canonical order
+            deck = _reshuffled(discard, seed, reshuffles)
             discard = ()
             if passno < PASSES:
                 passno += 1
@@ -255,6 +242,11 @@ class State(BaseState):
         ranked.sort()
         return [r[-1] for r in ranked]
 
+    def heuristic(self):
+        """Chain cards counting up to 5 per suit (what a win needs), then the chain total."""
+        lengths = chain_lengths(self.grid)
+        return sum(min(n, CHAIN_TO_WIN) for n in lengths), sum(lengths)
+
     def turns_left(self) -> int:
         """Turns still to play, the current one included, when no reshuffle can change how many
         (the third pass); otherwise an upper bound (later passes deal at most the cards not in
@@ -287,18 +279,26 @@ class State(BaseState):
         return turns, (1 if len(deck) % MARKET else 0)
 
     def score_bound(self):
-        """The best score still reachable (NoWin with the best loss score when no win is). The
-        relaxation: each remaining turn adds its stack's cards to the chains of their suits as if
-        every new card extended its chain; the cards already here give, with n new cards of a suit,
-        at most the longest run of theirs with n crossings (chains_with_jumps). Turns whose cards
-        are not fixed yet (after a reshuffle) add two cards of any suits."""
-        return _bound(self, *self.known_markets())
+        """The best score still reachable (NoWin with the best loss score when no win is), by a
+        relaxation of the rest of the game (docs/rules/skyway.md, "How the solver plays it"): for
+        each choice of one stack per turn, each suit's longest chain when its new cards may go to
+        any cell and nothing is ever buried (free_chain). Turns whose cards are not fixed yet
+        (after a reshuffle) add two cards of any suit and value."""
+        if self.over:
+            outcome = self.outcome()
+            return outcome.score if outcome.won else NoWin(outcome.score)
+        markets, open_turns = self.known_markets()
+        return _placement_bound(self, markets, open_turns)
 
     def blind_score_bound(self):
         """score_bound() for any order of the unseen cards: only the market dealt is fixed."""
-        if self.over or self.is_chance():
-            return _bound(self, [], self.turns_left())
-        return _bound(self, [self.stacks()], self.turns_left() - 1)
+        if self.over:
+            return self.score_bound()
+        if self.is_chance():
+            markets, open_turns = [], self.turns_left()
+        else:
+            markets, open_turns = [self.stacks()], self.turns_left() - 1
+        return _placement_bound(self, markets, open_turns)
 
     def __str__(self):
         lines = []
@@ -318,66 +318,89 @@ class State(BaseState):
         return "\n".join(lines)
 
 
-def _bound(state, markets, open_turns):
-    if state.over:
-        outcome = state.outcome()
-        return outcome.score if outcome.won else NoWin(outcome.score)
-    new = 2 * open_turns  # cards from turns whose market is not fixed, any suits
-    horizon = min(MAX_CHAIN, sum(max(len(s) for s in stacks) for stacks in markets) + new)
-    gains = [chains_with_jumps(state.grid, s, horizon) for s in range(SUITS)]
+NEIGHBOURS = tuple(tuple(sorted(a)) for a in ADJACENT)
+_COUPLED_CHOICES = 27  # enumerate every choice of stacks up to this many; beyond, each suit takes all
 
-    def final(s, n):
-        return min(MAX_CHAIN, n + gains[s][min(n, horizon)])
 
-    # Every vector of new cards per suit the fixed markets allow (one stack per turn).
-    vectors = {(0, 0, 0, 0)}
+def _neighbour_best(row):
+    """For each cell, the best of ``row`` over its orthogonal neighbours (the 3 x 3 grid unrolled)."""
+    r0, r1, r2, r3, r4, r5, r6, r7, r8 = row
+    return (max(r1, r3), max(r0, r2, r4), max(r1, r5), max(r0, r4, r6), max(r1, r3, r5, r7),
+            max(r2, r4, r8), max(r3, r7), max(r4, r6, r8), max(r5, r7))
+
+
+_FREE_CHAINS: dict = {}  # free_chain's memo: siblings in a search share most suits' cards
+
+
+def free_chain(old, new, free: int) -> int:
+    """The longest chain of one suit from ``old`` cards ((value, cell), ...), ``new`` card values
+    that may go to any cell, and up to ``free`` more cards of any values at any cells; nothing
+    buried. A DP in value order over the cell a chain ends in and the free cards it used."""
+    memo = (old, new, free)
+    found = _FREE_CHAINS.get(memo)
+    if found is not None:
+        return found
+    groups: dict = {}
+    for v, cell in old:
+        groups.setdefault(v, []).append(cell)
+    for v in new:
+        groups.setdefault(v, []).append(-1)
+    if free:
+        for v in range(1, MAX_CHAIN + 1):
+            groups.setdefault(v, []).append(-2)
+    layers = free + 1
+    best = [[0] * CELLS for _ in range(layers)]  # best[k][c]: longest chain ending in c, k free cards
+    for v in sorted(groups):
+        near = [_neighbour_best(row) for row in best]
+        updates = []
+        for where in groups[v]:
+            cost = 1 if where == -2 else 0
+            for k in range(cost, layers):
+                reach = near[k - cost]
+                if where >= 0:
+                    updates.append((k, where, reach[where] + 1))
+                else:
+                    updates.extend((k, c, reach[c] + 1) for c in range(CELLS))
+        for k, c, length in updates:  # after the whole value group: equal values never chain
+            if length > best[k][c]:
+                best[k][c] = length
+    found = max(max(row) for row in best)
+    if len(_FREE_CHAINS) > 500_000:
+        _FREE_CHAINS.clear()
+    _FREE_CHAINS[memo] = found
+    return found
+
+
+def _placement_bound(state, markets, open_turns):
+    """State.score_bound() when ``markets`` (the stacks of each turn) are fixed and ``open_turns``
+    more turns bring any two cards."""
+    old = [[] for _ in range(SUITS)]
+    for cell, stack in enumerate(state.grid):
+        for card in stack:
+            old[card // 13].append((value_of(card), cell))
+    old = [tuple(sorted(cards)) for cards in old]
+    free = min(2 * open_turns, MAX_CHAIN)  # a chain never holds more than 10 cards
+
+    def suit_chain(s, values):
+        return free_chain(old[s], values, free)
+
+    choices = 1
     for stacks in markets:
-        nxt = set()
-        for stack in stacks:
-            add = [0, 0, 0, 0]
-            for card in stack:
-                add[card // 13] += 1
-            for v in vectors:
-                nxt.add(tuple(min(v[s] + add[s], MAX_CHAIN) for s in range(SUITS)))
-        vectors = nxt
+        choices *= len(stacks)
+    if choices <= _COUPLED_CHOICES:
+        picks = [()]
+        for stacks in markets:
+            picks = [p + stack for p in picks for stack in stacks]
+    else:  # too many to list: every suit may have the cards of every stack (a superset)
+        picks = [tuple(card for stacks in markets for stack in stacks for card in stack)]
     best_win = best_any = -1
-    for v in vectors:
-        win, total = _spread(final, v, new)
-        best_any = max(best_any, total)
-        if win is not None:
-            best_win = max(best_win, win)
-    return best_win if best_win >= 0 else NoWin(best_any)
-
-
-def _spread(final, v, new):
-    """(best winning total or None, best total) over the ways to add ``new`` free cards to ``v``."""
-    if new == 0:
-        lengths = [final(s, v[s]) for s in range(SUITS)]
+    for cards in picks:
+        lengths = [suit_chain(s, tuple(sorted(value_of(c) for c in cards if c // 13 == s))) for s in range(SUITS)]
         total = sum(lengths)
-        return (total if min(lengths) >= CHAIN_TO_WIN else None), total
-    # The free cards go where they help most; a small DP over suits (state: cards used).
-    NEG = None
-    any_best = [0] + [NEG] * new      # best total of the suits so far with i free cards used
-    win_best = [0] + [NEG] * new      # the same, every suit so far at 5 or more
-    for s in range(SUITS):
-        options = [(x, final(s, v[s] + x)) for x in range(new + 1)]
-        next_any = [NEG] * (new + 1)
-        next_win = [NEG] * (new + 1)
-        for used in range(new + 1):
-            for x, length in options:
-                if used + x > new:
-                    break
-                if any_best[used] is not NEG:
-                    t = any_best[used] + length
-                    if next_any[used + x] is NEG or t > next_any[used + x]:
-                        next_any[used + x] = t
-                if win_best[used] is not NEG and length >= CHAIN_TO_WIN:
-                    t = win_best[used] + length
-                    if next_win[used + x] is NEG or t > next_win[used + x]:
-                        next_win[used + x] = t
-        any_best, win_best = next_any, next_win
-    wins = [t for t in win_best if t is not NEG]
-    return (max(wins) if wins else None), max(t for t in any_best if t is not NEG)
+        best_any = max(best_any, total)
+        if min(lengths) >= CHAIN_TO_WIN:
+            best_win = max(best_win, total)
+    return best_win if best_win >= 0 else NoWin(best_any)
 
 
 # -- the game -------------------------------------------------------------------------------------
@@ -389,6 +412,7 @@ class Skyway(NumberDeckGame):
     score_name = "chain total"
     score_sense = "higher"
     modes = ("open", "blind")
+    anytime = True
     model = "skyway"
     piles = {"deck": "the 40 number cards A-T, top first"}
 
