@@ -184,6 +184,8 @@ class Game:
                                  # off where that bound is far above typical wins
     anytime: bool = False        # whole deals are far too big to exhaust: make_solver gives the anytime
                                  # search (solvers/anytime.py), which needs State.heuristic()
+    rollout_moves: int | None = None  # blind rollouts value only this many of search_moves() (best
+                                 # first): for games with many moves and no compiled rollouts
     acyclic: bool = True         # no move sequence returns to a position (solvers/dfs.py); False:
                                  # positions repeat, solvers/reach.py searches (games without a score)
     options: dict = {}           # option name -> (default, allowed values)

@@ -48,14 +48,22 @@ def play_out(game, state, rng: SplitMix64, choose):
     return state
 
 
+def candidate_moves(game, state) -> list:
+    """The moves rollouts value: every legal move, or, for a game that sets ``rollout_moves``,
+    that many of search_moves() (one per distinct position, best first by the game's own order)."""
+    if game.rollout_moves is None:
+        return state.legal_moves()
+    return state.search_moves()[:game.rollout_moves]
+
+
 def rollout_stats(game, state, samples: int, seed: int = 0) -> list:
-    """[(move, wins, sum of winning scores)] for each legal move of a decision state: the move,
-    then the baseline policy, over ``samples`` sampled draws (the kernel's when it has one)."""
+    """[(move, wins, sum of winning scores)] for each candidate move of a decision state: the
+    move, then the baseline policy, over ``samples`` sampled draws (the kernel's when it has one)."""
     stats = game.fast_rollouts(state, samples, seed)
     if stats is not None:
         return stats
     stats = []
-    for move in state.legal_moves():
+    for move in candidate_moves(game, state):
         wins = total = 0
         for i in range(samples):
             final = play_out(game, state.play(move), SplitMix64(seed + i), game.baseline_move)
