@@ -24,7 +24,7 @@ import pytest
 from blind_oracle import every_order, open_win_rate
 from conftest import random_line, walk
 from solodeck import registry
-from solodeck.api import NO_WIN, Game, Outcome
+from solodeck.api import Game, Outcome, cannot_win
 from solodeck.encodings import cpsat_solver
 from solodeck.ext import extensions_disabled
 from solodeck.hints import build_blind_hints, build_hints, verify_hints
@@ -146,18 +146,20 @@ def test_keys_are_hashable_and_stable(game):
 
 
 @each_game
-def test_score_bounds_never_promise_less_than_a_win_reached(game):
+def test_score_bounds_never_promise_less_than_the_end_reached(game):
+    """score_bound() (open) and blind_score_bound() (any order of the unseen cards) at every state
+    of a line promise at least what the line reached: a win and its score, or, in games that
+    score losses, the loss's score."""
     won = 0
-    for line in filter(wins, lines(game)):
-        won += 1
-        score = line.final.outcome().score
+    for line in lines(game):
+        reached = game.utility(line.final.outcome())
+        won += reached[0] == 1
         for state in [s for s, _a in line.nodes] + [line.final]:
-            bound = state.score_bound()
-            assert bound != NO_WIN, f"{game.name}, {line.how}: NO_WIN on a line that wins, at\n{state}"
-            if bound is not None and game.score_sense is not None:
-                assert not_worse(game, bound, score), \
-                    f"{game.name}, {line.how}: bound {bound}, yet the line wins with {score}, at\n{state}"
-    assert won, f"{game.name}: no seeded line wins, so the bounds go unchecked"
+            for bound in (state.score_bound(), state.blind_score_bound()):
+                promised = game.bound_utility(bound)
+                assert promised is None or promised >= reached, \
+                    f"{game.name}, {line.how}: bound {bound}, yet the line reaches {line.final.outcome()}, at\n{state}"
+    assert won, f"{game.name}: no seeded line wins, so the bounds of wins go unchecked"
 
 
 # -- 2. the kernel's moves -------------------------------------------------------------------------
@@ -270,13 +272,13 @@ def test_the_game_solver_agrees_with_the_plain_reference_on_small_positions(game
                 final = game.replay_moves(state, found.line)
                 assert final.won and final.outcome().score == result.score, where
             bound = state.score_bound()
-            assert bound != NO_WIN, f"{where}: NO_WIN on a winnable position"
+            assert not cannot_win(bound), f"{where}: NO_WIN on a winnable position"
             if bound is not None and game.score_sense is not None:
                 assert not_worse(game, bound, result.score), f"{where}: bound {bound}, best score {result.score}"
     assert "winnable" in verdicts and "unwinnable" in verdicts, f"{game.name}: small positions of one verdict only"
     for state, reference, where in positions:
         won = reference.verdict == "winnable"
-        expected = game.utility(Outcome(True, reference.score) if won else None)
+        expected = game.utility(Outcome(won, reference.score))  # a loss's score: None unless the game scores losses
         assert make_solver(game, Limits(time_limit=30)).value(state) == (expected, True), where
 
 

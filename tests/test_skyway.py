@@ -417,12 +417,6 @@ CHANCE_BOUND_CASES = {
 }
 
 
-@pytest.mark.xfail(reason="engine bug: State.score_bound() at a chance node (market partly dealt) in the third "
-                          "pass: known_markets() takes the partial market as the turn's stacks and reads the next "
-                          "markets from deck[0] (or, after the final shuffle, none), although the next cards still "
-                          "finish the current market; the bound can fall below the best reachable and say no win "
-                          "where a win is reachable. The contract test checks bounds at chance nodes too",
-                   strict=True)
 @pytest.mark.parametrize("case", CHANCE_BOUND_CASES)
 def test_score_bound_at_a_chance_node_never_promises_less_than_the_best(case):
     where, dealt, expected = CHANCE_BOUND_CASES[case]

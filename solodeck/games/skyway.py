@@ -264,19 +264,26 @@ class State(BaseState):
         return 2 + -(-later // MARKET)
 
     def known_markets(self):
-        """(stacks of each turn whose cards are already fixed, turns whose cards are not): in the
-        third pass the deck is the future; a reshuffle still to come (its cards depend on play)
-        leaves those turns open. Only a decision state (a full market) is asked."""
-        turns = [self.stacks()]
-        if self.final or self.over:
+        """(the stacks of each turn whose cards are fixed already, how many turns are not): the
+        market being dealt is finished from the deck, and in the third pass the rest of the deck
+        is the future. A reshuffle still to come (its cards depend on the line played) leaves
+        its turns open, the turn it finishes included."""
+        if self.over:
+            return [], 0
+        need = MARKET - len(self.market)
+        if len(self.deck) < need:  # a reshuffle finishes this market
+            return [], self.turns_left()
+        market = self.market + self.deck[:need]
+        turns = [tuple(market[a:b] for a, b in STACK_SLICES)]
+        if self.final:
             return turns, 0
         if self.passno < PASSES:
             return turns, self.turns_left() - 1
-        deck = self.deck
-        for start in range(0, len(deck) - len(deck) % MARKET, MARKET):
-            market = deck[start:start + MARKET]
+        rest = self.deck[need:]
+        for start in range(0, len(rest) - len(rest) % MARKET, MARKET):
+            market = rest[start:start + MARKET]
             turns.append(tuple(market[a:b] for a, b in STACK_SLICES))
-        return turns, (1 if len(deck) % MARKET else 0)
+        return turns, (1 if len(rest) % MARKET else 0)
 
     def score_bound(self):
         """The best score still reachable (NoWin with the best loss score when no win is), by a
