@@ -186,6 +186,8 @@ class Game:
                                  # search (solvers/anytime.py), which needs State.heuristic()
     rollout_moves: int | None = None  # blind rollouts value only this many of search_moves() (best
                                  # first): for games with many moves and no compiled rollouts
+    blind_exact_states: int | None = None  # the blind policy's exact attempt at a decision stores at
+                                 # most this many states (None: solvers/sampling.py's default)
     acyclic: bool = True         # no move sequence returns to a position (solvers/dfs.py); False:
                                  # positions repeat, solvers/reach.py searches (games without a score)
     options: dict = {}           # option name -> (default, allowed values)

@@ -3,8 +3,9 @@
 Two phases, both generic over the state API:
 
 1. **Beam search** on the state's ``heuristic()``: turn by turn, keep the ``width`` most promising
-   distinct positions (one per key: symmetric positions count once). It plays a good line in a
-   few seconds; it proves nothing.
+   distinct positions (one per key: symmetric positions count once); widths 4, 8, 16, ... while
+   the beams' share of the time lasts (one beam of the widest without a time limit). It plays a
+   good line fast; it proves nothing.
 2. **Exact search** (solvers/dfs.py) with the beam's line as its floor: it only looks for lines
    that beat it, and its score bounds cut the rest. If it finishes, the answer is exact (the
    floor line itself, if nothing beats it); if a limit stops it, the best line found is reported
@@ -23,17 +24,19 @@ from solodeck.api import advance_chance, cannot_win
 from solodeck.result import Limits, SolveResult, Verdict
 from .dfs import NEG_INFINITY, DepthFirstSolver
 
-BEAM_WIDTH = 48
-BEAM_SHARE = 0.25  # of the time limit, at most, for the beam; the exact search gets the rest
+FIRST_BEAM_WIDTH = 4
+MAX_BEAM_WIDTH = 256
+BEAM_SHARE = 0.6  # of the time limit, at most, for the beams; the exact search gets the rest
 
 
-def beam_search(game, state, width: int = BEAM_WIDTH, deadline: float | None = None):
-    """(utility, line, nodes): the best finished line the beam reached (NEG_INFINITY, [] if none).
-    ``heuristic()`` ranks the positions of each step, higher first."""
+def beam_search(game, state, width: int, deadline: float | None = None):
+    """(utility, line, nodes): the best finished line a beam of ``width`` reached (NEG_INFINITY,
+    [] if none). ``heuristic()`` ranks the positions of each step, higher first. Past the
+    deadline the beam narrows to one: the line is finished greedily rather than left unfinished."""
     state = advance_chance(state)
-    best = (NEG_INFINITY, [])
     if state.outcome() is not None:
         return game.utility(state.outcome()), [], 0
+    best = (NEG_INFINITY, [])
     beam = [(state, [])]
     nodes = 0
     while beam:
@@ -53,24 +56,38 @@ def beam_search(game, state, width: int = BEAM_WIDTH, deadline: float | None = N
                     children[key] = (child.heuristic(), child, line + [move])
         ranked = sorted(children.values(), key=lambda c: c[0], reverse=True)
         if deadline is not None and time.perf_counter() > deadline:
-            width = 1  # out of time: finish the best line greedily rather than leave none
+            width = 1
         beam = [(child, line) for _h, child, line in ranked[:width]]
     return best[0], best[1], nodes
+
+
+def widening_beam(game, state, deadline: float | None, widest: int = MAX_BEAM_WIDTH):
+    """Beams of width 4, 8, 16, ... while time is left (one of width ``widest`` without a
+    deadline): (the best utility, its line, nodes) over all of them."""
+    best, best_line, nodes, width = NEG_INFINITY, [], 0, FIRST_BEAM_WIDTH if deadline is not None else widest
+    while True:
+        value, line, spent = beam_search(game, state, width, deadline)
+        nodes += spent
+        if value > best:
+            best, best_line = value, line
+        width *= 2
+        if deadline is None or width > widest or time.perf_counter() > deadline:
+            return best, best_line, nodes
 
 
 class AnytimeSolver:
     """A beam line first, then the exact search above it (see the module doc)."""
 
-    def __init__(self, game, limits: Limits | None = None, progress=None, *, width: int = BEAM_WIDTH):
-        self.game, self.limits, self.width = game, limits or Limits(), width
+    def __init__(self, game, limits: Limits | None = None, progress=None):
+        self.game, self.limits = game, limits or Limits()
         self.exact = DepthFirstSolver(game, self.limits, progress)
 
     def solve(self, state) -> SolveResult:
         start = time.perf_counter()
         state = advance_chance(state)
         limit = self.limits.time_limit
-        value, line, beam_nodes = beam_search(self.game, state, self.width,
-                                              start + BEAM_SHARE * limit if limit is not None else None)
+        value, line, beam_nodes = widening_beam(self.game, state,
+                                                start + BEAM_SHARE * limit if limit is not None else None)
         self.exact.floor = (value, line)
         if limit is not None:  # the exact search gets what the beam left of the time
             self.exact.limits = dataclasses.replace(self.limits, time_limit=max(start + limit - time.perf_counter(), 0.0))

@@ -66,8 +66,12 @@ class ExpectimaxSolver:
     def ranked_moves(self, state):
         """[(move, value)] of a decision state, best first (None values: a limit stopped us)."""
         self._start()
+        self._stopped = None
         ranked = []
         for move in state.legal_moves():
+            if self._stopped is not None:  # the limit that stopped one move would stop the rest
+                ranked.append((move, None))
+                continue
             try:
                 ranked.append((move, self._value(state.play(move))))
             except SearchStopped as stop:

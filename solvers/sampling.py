@@ -122,7 +122,8 @@ class BlindPolicy:
         self.game, self.samples, self.seed = game, samples, seed
         if exact_limits is None:  # about 30 ms of the compiled valuer; the Python one is ~100x slower
             compiled = game.fast_expectimax(Limits(memory_mb=1)) is not None
-            exact_limits = Limits(max_states=20_000 if compiled else 500, memory_mb=64)
+            states = game.blind_exact_states or (20_000 if compiled else 500)
+            exact_limits = Limits(max_states=states, memory_mb=64)
         self.exact_limits = exact_limits
 
     def rank(self, state) -> list:

@@ -298,9 +298,12 @@ class State(BaseState):
         return _placement_bound(self, markets, open_turns)
 
     def blind_score_bound(self):
-        """score_bound() for any order of the unseen cards: only the market dealt is fixed."""
+        """score_bound() for any order of the unseen cards: only the market dealt is fixed. None
+        (unknown) before the last turn, where it costs more than it cuts."""
         if self.over:
             return self.score_bound()
+        if self.turns_left() > 1:
+            return None
         if self.is_chance():
             markets, open_turns = [], self.turns_left()
         else:
@@ -420,8 +423,10 @@ class Skyway(NumberDeckGame):
     score_sense = "higher"
     modes = ("open", "blind")
     anytime = True
-    rollout_moves = 6  # of 27: Python rollouts of every move would take half a minute a decision
+    blind_exact_states = 30  # exact blind values fit only the last turn (27 moves, no draw after)
+    rollout_moves = 6  # of 27, without the kernel: Python rollouts of all 27 take half a minute a decision
     model = "skyway"
+    kernel = "skyway"
     piles = {"deck": "the 40 number cards A-T, top first"}
 
     def initial_state(self, deal: Deal) -> State:
@@ -447,6 +452,19 @@ class Skyway(NumberDeckGame):
             if best_rank is None or rank > best_rank:
                 best, best_rank = move, rank
         return best
+
+
+    # -- the compiled kernel (ext/skyway.pyx): rollouts of every move; None when it is not built --
+    def fast_rollouts(self, state, samples, seed):
+        """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the baseline policy, for
+        every legal move (the kernel affords all 27)."""
+        kernel = self.load_kernel()
+        if kernel is None or not state.legal_moves():
+            return None
+        moves = state.legal_moves()
+        stats = kernel.rollouts(state.grid, state.market, state.deck, state.discard, state.passno, state.final,
+                                [(m.stack, m.cell) for m in moves], samples, seed)
+        return [(m, wins, total) for m, (wins, total) in zip(moves, stats)]
 
 
 GAME = Skyway()  # the registry's instance (solodeck/registry.py)
