@@ -59,18 +59,18 @@ def play(game, seed, chooser):
 
 def one_deal(job):
     """Everything part 1 needs about one seed (runs in a worker process): the open solve, and the
-    blind and baseline policies' games with their scores (None for a loss)."""
-    name, seed, open_limit, samples, memory_mb = job
+    blind (when asked) and baseline policies' games with their scores (None for a loss)."""
+    name, seed, open_limit, samples, memory_mb, with_blind = job
     game = get_game(name)
     result = make_solver(game, Limits(time_limit=open_limit, memory_mb=memory_mb)).solve(
         game.initial_state(game.new_deal(seed)))
     start = time.perf_counter()
-    blind = play(game, seed, BlindPolicy(game, samples))
+    blind = play(game, seed, BlindPolicy(game, samples)) if with_blind else None
     blind_seconds = time.perf_counter() - start
     baseline = play(game, seed, game.baseline_move)
     return {"seed": seed, "verdict": result.verdict, "exact": result.exact, "score": result.score,
-            "seconds": result.seconds, "nodes": result.nodes, "blind": blind.won,
-            "blind_score": blind.score if blind.won else None, "blind_seconds": blind_seconds,
+            "seconds": result.seconds, "nodes": result.nodes, "blind": blind.won if blind else None,
+            "blind_score": blind.score if blind and blind.won else None, "blind_seconds": blind_seconds,
             "baseline": baseline.won, "baseline_score": baseline.score if baseline.won else None}
 
 
@@ -78,7 +78,9 @@ def deal_rows(name, args, memory_mb):
     """`one_deal` for the seeds of part 1 in ``args.jobs`` worker processes (open solves capped at
     ``memory_mb``): the rows, in the order they finished, and the wall time."""
     seeds = range(args.first_seed, args.first_seed + args.deals)
-    jobs = [(name, seed, args.open_time_limit, args.samples, memory_mb) for seed in seeds]
+    blind_deals = getattr(args, "blind_deals", None)  # the blind policy on the first this many only
+    jobs = [(name, seed, args.open_time_limit, args.samples, memory_mb,
+             blind_deals is None or seed < args.first_seed + blind_deals) for seed in seeds]
     rows = []
     start = time.perf_counter()
     with multiprocessing.Pool(args.jobs) as pool:

@@ -6,6 +6,7 @@ It mirrors solodeck/games/skyway.py (the reference) and is tested equal to it
 draw the same cards with the same generator (solvers/sampling.py's play_out), sample for sample.
 
 - ``chain_lengths(grid)``: per suit S H D C, the longest chain (see the reference);
+- ``legal_moves(market)``: the (stack, cell) moves its loops try;
 - ``baseline_move(grid, market)``: (stack, cell) of the reference's baseline policy;
 - ``rollouts(grid, market, deck, discard, passno, final, moves, samples, seed)``: for each
   (stack, cell) of ``moves``, the move then the baseline policy to the end, over ``samples``
@@ -244,6 +245,11 @@ def baseline_move(grid, market):
     cells_of(&p, cell_of)
     cdef int move = baseline(&p, cell_of)
     return move // CELLS + 1, move % CELLS + 1
+
+
+def legal_moves(market):
+    """(stack 1-3, cell 1-9) of every move the kernel's loops try: all 27 with a full market."""
+    return [(stack + 1, cell + 1) for stack in range(3) for cell in range(CELLS)] if len(market) == MARKET else []
 
 
 def rollouts(grid, market, deck, discard, int passno, int final, moves, int samples, uint64_t seed):

@@ -4,7 +4,7 @@ Two phases, both generic over the state API:
 
 1. **Beam search** on the state's ``heuristic()``: turn by turn, keep the ``width`` most promising
    distinct positions (one per key: symmetric positions count once); widths 4, 8, 16, ... while
-   the beams' share of the time lasts (one beam of the widest without a time limit). It plays a
+   the beams' share of the time lasts (one beam of width 32 without a time limit). It plays a
    good line fast; it proves nothing.
 2. **Exact search** (solvers/dfs.py) with the beam's line as its floor: it only looks for lines
    that beat it, and its score bounds cut the rest. If it finishes, the answer is exact (the
@@ -26,6 +26,7 @@ from .dfs import NEG_INFINITY, DepthFirstSolver
 
 FIRST_BEAM_WIDTH = 4
 MAX_BEAM_WIDTH = 256
+UNTIMED_BEAM_WIDTH = 32  # a Skyway deal: about a second
 BEAM_SHARE = 0.6  # of the time limit, at most, for the beams; the exact search gets the rest
 
 
@@ -62,9 +63,10 @@ def beam_search(game, state, width: int, deadline: float | None = None):
 
 
 def widening_beam(game, state, deadline: float | None, widest: int = MAX_BEAM_WIDTH):
-    """Beams of width 4, 8, 16, ... while time is left (one of width ``widest`` without a
-    deadline): (the best utility, its line, nodes) over all of them."""
-    best, best_line, nodes, width = NEG_INFINITY, [], 0, FIRST_BEAM_WIDTH if deadline is not None else widest
+    """Beams of width 4, 8, 16, ... up to ``widest`` while time is left (without a deadline, one
+    beam of UNTIMED_BEAM_WIDTH): (the best utility, its line, nodes) over all of them."""
+    best, best_line, nodes = NEG_INFINITY, [], 0
+    width = FIRST_BEAM_WIDTH if deadline is not None else UNTIMED_BEAM_WIDTH
     while True:
         value, line, spent = beam_search(game, state, width, deadline)
         nodes += spent

@@ -455,6 +455,12 @@ class Skyway(NumberDeckGame):
 
 
     # -- the compiled kernel (ext/skyway.pyx): rollouts of every move; None when it is not built --
+    def kernel_moves(self, state):
+        kernel = self.load_kernel()
+        if kernel is None or state.over or state.is_chance():
+            return None
+        return [Take(stack, cell) for stack, cell in kernel.legal_moves(state.market)]
+
     def fast_rollouts(self, state, samples, seed):
         """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the baseline policy, for
         every legal move (the kernel affords all 27)."""
