@@ -3,9 +3,9 @@
     python bench/skyway.py [--frontier 2,3,4,5,6] [--frontier-positions 5] [--frontier-time-limit 60]
                            [--deals 1000] [--blind-deals 100] [--jobs 2] [--open-time-limit 2]
 
-Part 1, the exact frontier of open mode: endgames with k turns left (the baseline policy plays
-seeded deals into the third pass and stops at a turn's start with 5k cards in the deck, so no
-reshuffle is left and both engines take the position), solved by the exact search
+Part 1, the exact frontier of open mode: endgames with k turns left and no reshuffle to come, so
+both engines take them (the baseline's games of seeded deals at a third-pass turn start with 5k
+cards in the deck; where baseline play never has one, k >= 5, built from seeded deals), solved by the exact search
 (solvers/dfs.py) and by the CP-SAT model (encodings/skyway.py, one worker), each with the time
 limit. Per k: how many each proved, median and maximum time, nodes per second, and whether the
 two agree. Targets: k = 4 in a median of 1 s, k = 6 in 10 s.
@@ -22,30 +22,24 @@ import statistics
 
 import chance_bench
 from chance_bench import percentile, rate_line
-from solodeck.api import advance_chance
 from solodeck.encodings import cpsat_solver
+from solodeck.games.skyway import built_endgame, natural_endgame
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits
 
 GAME = get_game("skyway")
 
 
-def endgames(turns: int, count: int, first_seed: int = 0) -> list:
-    """Up to ``count`` endgames with ``turns`` turns left and no reshuffle to come, from the
-    baseline's games of seeds first_seed, first_seed + 1, ... (10,000 at most)."""
-    out, seed = [], first_seed
-    while len(out) < count and seed < first_seed + 10_000:
-        state = GAME.initial_state(GAME.new_deal(seed))
+def endgames(turns: int, count: int) -> list:
+    """``count`` endgames with ``turns`` turns left and no reshuffle to come: the baseline's games
+    of seeds 0, 1, ... where they have one (natural_endgame), else built from seeds 0, 1, ..."""
+    out, seed = [], 0
+    while len(out) < count and seed < 2000:
+        state = natural_endgame(seed, turns)
         seed += 1
-        while state.outcome() is None:
-            if state.is_chance() and not state.market and state.passno == 3 and len(state.deck) % 5 == 0:
-                if len(state.deck) // 5 == turns:
-                    out.append(state)
-                break
-            state = advance_chance(state)
-            if state.outcome() is None:
-                state = state.play(GAME.baseline_move(state))
-    return out
+        if state is not None:
+            out.append(state)
+    return out + [built_endgame(seed, turns) for seed in range(count - len(out))]
 
 
 def frontier(args):

@@ -116,7 +116,7 @@ def finish_open(game, state, line, *, won: bool, stop: StopReason | None = None,
         status, verdict, exact = Status(stop.value), (Verdict.WINNABLE if won else Verdict.UNKNOWN), False
         line = line if won else []
     # A loss's score means something only when the search was exhaustive, in a game that scores losses.
-    score = outcome.score if won or stop is None else None
+    score = outcome.score if outcome is not None and (won or stop is None) else None
     return SolveResult(game.name, "open", status, verdict, exact, score, list(line),
                        nodes, stored, time.perf_counter() - start, engine=engine)
 

@@ -14,38 +14,10 @@ from solodeck.api import Outcome, advance_chance
 from solodeck.encodings import cpsat_solver
 from solodeck.encodings.skyway import CpSatSolver, SkywayModel
 from solodeck.errors import UnsupportedError
-from solodeck.games.skyway import GAME, NUMBER_CARDS, State, Take, score_of
+from solodeck.games.skyway import GAME, NUMBER_CARDS, State, Take, built_endgame, natural_endgame, score_of
 from solodeck.solvers import DepthFirstSolver, Limits
 
 LIMITS = Limits(time_limit=300)
-
-
-def natural_endgame(seed, turns):
-    """Baseline play of deal ``seed`` to the turn start of the third pass with ``turns`` turns of
-    5 cards left, or None if the deal never has one."""
-    state = GAME.initial_state(GAME.new_deal(seed))
-    while state.outcome() is None:
-        if (state.is_chance() and not state.market and state.passno == 3 and len(state.deck) % 5 == 0
-                and len(state.deck) // 5 == turns):
-            return state
-        state = advance_chance(state)
-        if state.outcome() is None:
-            state = state.play(GAME.baseline_move(state))
-    return None
-
-
-def built_endgame(seed, turns):
-    """Baseline play of deal ``seed`` while the grid leaves 5 x ``turns`` cards outside it; then the
-    other cards, deck first, are a third-pass deck of 5 x ``turns`` cards and a discard pile."""
-    state = GAME.initial_state(GAME.new_deal(seed))
-    while True:
-        after = advance_chance(state)
-        after = after.play(GAME.baseline_move(after))
-        if after.outcome() is not None or sum(map(len, after.grid)) > len(NUMBER_CARDS) - 5 * turns:
-            break
-        state = after
-    rest = state.deck + state.discard
-    return State(state.grid, (), rest[:5 * turns], tuple(sorted(rest[5 * turns:])), 3, 2, seed)
 
 
 def both(state, workers=1):

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from .. import cards as C
-from ..api import Deal, NoWin, NumberDeckGame, Outcome
+from ..api import Deal, NoWin, NumberDeckGame, Outcome, advance_chance
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
 from ..shuffle import shuffled
@@ -474,6 +474,36 @@ class Skyway(NumberDeckGame):
 
 
 GAME = Skyway()  # the registry's instance (solodeck/registry.py)
+
+
+# -- endgames for tests and benchmarks ----------------------------------------------------------------
+def natural_endgame(seed: int, turns: int):
+    """The baseline's game of deal ``seed`` at the start of a third-pass turn with ``turns`` turns
+    of 5 cards left (no reshuffle to come), or None if that game never has one."""
+    state = GAME.initial_state(GAME.new_deal(seed))
+    while state.outcome() is None:
+        if (state.is_chance() and not state.market and state.passno == PASSES and len(state.deck) % MARKET == 0
+                and len(state.deck) // MARKET == turns):
+            return state
+        state = advance_chance(state)
+        if state.outcome() is None:
+            state = state.play(GAME.baseline_move(state))
+    return None
+
+
+def built_endgame(seed: int, turns: int):
+    """An endgame with ``turns`` turns left where baseline play rarely gets one (5 and more): the
+    baseline plays deal ``seed`` while the grid leaves 5 x ``turns`` cards outside it; the other
+    cards, deck first, become a third-pass deck of 5 x ``turns`` cards and a discard pile."""
+    state = GAME.initial_state(GAME.new_deal(seed))
+    while True:
+        after = advance_chance(state)
+        after = after.play(GAME.baseline_move(after))
+        if after.outcome() is not None or sum(map(len, after.grid)) > len(NUMBER_CARDS) - MARKET * turns:
+            break
+        state = after
+    rest = state.deck + state.discard
+    return State(state.grid, (), rest[:MARKET * turns], tuple(sorted(rest[MARKET * turns:])), PASSES, PASSES - 1, seed)
 
 
 # -- deal files: the endgame position ---------------------------------------------------------------
