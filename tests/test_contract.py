@@ -43,7 +43,7 @@ each_blind_game = pytest.mark.parametrize("game", BLIND_GAMES, ids=[g.name for g
 RANDOM_SEEDS = range(12)        # a random line of each of these seeded deals
 BASELINE_SEEDS = range(20)      # the baseline policy's lines (games with a blind mode)
 SOLVER_SEEDS = range(2)         # the solver's winning lines, when found within SOLVER_LIMITS
-SOLVER_LIMITS = Limits(max_states=1000)
+SOLVER_LIMITS = Limits(max_states=1000, time_limit=4)  # whole Skyway deals: the anytime search's line
 MAX_NODES = 5000                # an acyclic game ends within this many decisions and draws
 LISTABLE = 5000                 # a chance node with more outcomes than this is sampled, not listed
 SMALL = 500                     # small: the plain reference search decides it within this many states

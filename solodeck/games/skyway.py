@@ -12,7 +12,8 @@ its own; blind play simply draws from the new deck's composition.
 
 The chain score (chain_lengths) is the heart of the game: a longest-path DP over each suit's
 cards in value order. score_bound relaxes the rest of the game to "which stack each remaining
-turn takes" (cells ignored; see docs/rules/skyway.md, "How the solver plays it").
+turn takes", its new cards free to sit in any cell and nothing ever buried (free_chain; see
+docs/rules/skyway.md, "How the solver plays it").
 """
 from __future__ import annotations
 
@@ -237,10 +238,9 @@ class State(BaseState):
             if key in seen:
                 continue
             seen.add(key)
-            lengths = chain_lengths(child.grid)
-            ranked.append((-sum(min(n, CHAIN_TO_WIN) for n in lengths), -sum(lengths), len(ranked), move))
-        ranked.sort()
-        return [r[-1] for r in ranked]
+            ranked.append((child.heuristic(), -len(ranked), move))  # ties keep the legal order
+        ranked.sort(reverse=True)
+        return [move for _h, _i, move in ranked]
 
     def heuristic(self):
         """Chain cards counting up to 5 per suit (what a win needs), then the chain total."""
