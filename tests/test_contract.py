@@ -312,14 +312,16 @@ def unseen_count(chance_state) -> int:
 
 
 def before_draws(line):
-    """[(index, unseen)]: each decision of ``line`` with a draw ahead (only decisions between),
-    and how many cards are unseen there; draws with more than LISTABLE outcomes are passed over."""
-    out, ahead = [], None
+    """[(index, unseen)]: each decision of ``line`` with a draw ahead, and the most cards unseen
+    at any draw still to come (a reshuffle can bring more); decisions before a draw with more
+    than LISTABLE outcomes are passed over."""
+    out, ahead, listable = [], None, True
     for i in range(len(line.nodes) - 1, -1, -1):
         state = line.nodes[i][0]
         if state.is_chance():
             count = state.chance_count()
-            ahead = unseen_count(state) if count is None or count <= LISTABLE else None
+            listable = listable and (count is None or count <= LISTABLE)
+            ahead = max(ahead or 0, unseen_count(state)) if listable else None
         elif ahead is not None:
             out.append((i, ahead))
     return out[::-1]
@@ -337,6 +339,18 @@ def blind_positions(game):
             early += [(line, *p) for p in points[:1]]
             late += [[(line, i, n) for i, n in points if n <= UNSEEN]]
     return early, [points for points in late if points]
+
+
+# Games where every decision sees more than UNSEEN cards still to be drawn (Skyway deals a market
+# of 5 and reshuffles the discard pile into the last turns): their own tests check blind mode on
+# positions built for it.
+NO_LATE_POSITIONS = {"skyway": "tests/test_skyway.py::test_blind_mode_on_last_turns"}
+
+
+def skip_without_late_positions(game, late):
+    if not late and game.name in NO_LATE_POSITIONS:
+        pytest.skip(f"{game.name}: no decision has at most {UNSEEN} cards unseen ahead; "
+                    f"see {NO_LATE_POSITIONS[game.name]}")
 
 
 def retrace(line, deal, stop):
@@ -375,6 +389,7 @@ def test_open_play_bounds_blind_play_on_small_positions(game):
     """Each order of the unseen cards is equally likely, and on each one the clairvoyant player
     does at least as well as any blind strategy: the mean open win is at least blind P(win)."""
     _early, late = blind_positions(game)
+    skip_without_late_positions(game, late)
     assert len(late) >= 4, f"{game.name}: too few baseline lines get to {UNSEEN} unseen cards"
     for line, i, n in [points[0] for points in late[:4]]:
         state = line.nodes[i][0]
@@ -393,6 +408,7 @@ def test_the_blind_policy_never_sees_the_order_of_the_unseen_cards(game):
     """The unseen cards in another order, everything seen the same: the blind policy ranks the
     moves the same, estimated early and exact late (every late decision of two lines)."""
     early, late = blind_positions(game)
+    skip_without_late_positions(game, late)
     policy = BlindPolicy(game, samples=4, exact_limits=Limits(max_states=2000))
     rng = random.Random(5)
     exact = estimated = 0

@@ -5,6 +5,7 @@ import functools
 import json
 import random
 import tomllib
+from itertools import permutations
 from pathlib import Path
 
 import pytest
@@ -14,10 +15,12 @@ from solodeck import cards as C
 from solodeck.api import Outcome, advance_chance
 from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, MoveError
-from solodeck.games.skyway import (GAME, MOVES, NUMBER_CARDS, SYMMETRIES, Take, chain_lengths, free_chain,
-                                   parse_move, score_of)
+from solodeck.games.skyway import (GAME, MOVES, NUMBER_CARDS, SYMMETRIES, State, Take, chain_lengths, free_chain,
+                                   natural_endgame, parse_move, score_of)
 from solodeck.shuffle import shuffled
 from solodeck.solvers import DepthFirstSolver, Limits
+from solodeck.solvers.expectimax import ExpectimaxSolver
+from solodeck.solvers.sampling import BlindPolicy
 
 COUNTS = Path(__file__).parent / "data" / "skyway_move_counts.json"
 SKYWAY_PUZZLES = sorted((PUZZLES / "skyway").glob("*.toml"))
@@ -584,3 +587,46 @@ def test_move_count_regression():
 
 if __name__ == "__main__":  # regenerate the regression file (only after a deliberate rules change)
     COUNTS.write_text(json.dumps([baseline_line_record(s) for s in range(8)], indent=1) + "\n")
+
+
+# -- blind mode on the last turns (the contract's blind tests need fewer unseen cards than any
+# Skyway decision has; these positions are built for it) ------------------------------------------
+def last_turn_starts(count):
+    """Third-pass turn starts with exactly one market of 5 left in the deck (no final shuffle)."""
+    found = [natural_endgame(seed, 1) for seed in range(60)]
+    return [s for s in found if s is not None][:count]
+
+
+def with_deck(state, deck):
+    return State(state.grid, (), tuple(deck), state.discard, state.passno, state.reshuffles, state.seed)
+
+
+def test_blind_mode_on_last_turns():
+    """Over the 120 orders of the last five cards (each equally likely), the clairvoyant player
+    wins at least as often as the exact blind value says; that value and the blind policy's
+    ranking do not change when the unseen cards are put in another order."""
+    starts = last_turn_starts(3)
+    assert len(starts) == 3
+    rng = random.Random(3)
+    for start in starts:
+        blind = ExpectimaxSolver(GAME).value(start)
+        orders = list(permutations(start.deck))
+        open_wins = sum(DepthFirstSolver(GAME).solve(with_deck(start, order)).verdict == "winnable"
+                        for order in orders)
+        assert open_wins / len(orders) >= blind[0] - 1e-12
+        shuffled_deck = list(start.deck)
+        rng.shuffle(shuffled_deck)
+        assert ExpectimaxSolver(GAME).value(with_deck(start, shuffled_deck)) == blind
+    # the turn before: the market in front of the player, five cards unseen
+    policy = BlindPolicy(GAME, samples=4, exact_limits=Limits(max_states=30))
+    for seed in range(40):
+        start = natural_endgame(seed, 2)
+        if start is None:
+            continue
+        decision = advance_chance(start)
+        reordered = State(decision.grid, decision.market, tuple(reversed(decision.deck)), decision.discard,
+                          decision.passno, decision.reshuffles, decision.seed)
+        rows = policy.rank(decision)
+        assert not rows[0]["exact"] and policy.rank(reordered) == rows
+        return
+    raise AssertionError("no seeded deal has a third pass ending in two whole markets")
