@@ -241,7 +241,9 @@ def cmd_solve(args) -> int:
     else:
         print(f"verdict: unknown (search stopped: {result.status}; no win found before the limit)")
     if result.line:
-        lost = "; every line loses, this is one of them" if result.verdict == "unwinnable" else ""
+        lost = ""
+        if result.verdict == "unwinnable":
+            lost = "; every line loses, " + ("this one scores best" if result.score is not None else "this is one of them")
         print(f"line ({len(result.line)} moves{lost}):")
         for i, move in enumerate(result.line, start=1):
             print(f"  {i:3d}. {move}")
