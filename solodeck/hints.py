@@ -104,6 +104,8 @@ def build_blind_hints(game, deal: Deal, blind_policy) -> dict:
 
 
 def _blind_verdict(row) -> str:
+    if row["win_probability"] is None:  # not rolled out (Game.rollout_moves)
+        return "unknown"
     if row["win_probability"] > 0:  # exact, or some sampled draw was won: a win is possible
         return "winnable"
     return "unwinnable" if row["exact"] else "unknown"

@@ -77,7 +77,8 @@ def rollout_stats(game, state, samples: int, seed: int = 0) -> list:
 
 def estimated_rows(game, state, samples: int, seed: int = 0) -> list:
     """The estimator's ranked moves: dicts with move, win_probability, its interval, samples and
-    expected_score (on a win); best first (win fraction, then score, then the legal order)."""
+    expected_score (on a win); best first (win fraction, then score, then the legal order). Moves
+    the rollouts passed over (Game.rollout_moves) follow with win_probability None."""
     rows = []
     for move, wins, total in rollout_stats(game, state, samples, seed):
         lo, hi = wilson_interval(wins, samples)
@@ -87,6 +88,9 @@ def estimated_rows(game, state, samples: int, seed: int = 0) -> list:
     rows.sort(key=lambda r: r["_rank"], reverse=True)  # stable: ties keep the legal order
     for r in rows:
         del r["_rank"]
+    valued = {r["move"] for r in rows}  # moves not rolled out (Game.rollout_moves) come last, unvalued
+    rows += [{"move": move, "win_probability": None, "interval": None, "samples": None, "expected_score": None,
+              "exact": False} for move in state.legal_moves() if move not in valued]
     return rows
 
 
