@@ -62,8 +62,8 @@ def beam_search(game, state, width: int, deadline: float | None = None):
     return best[0], best[1], nodes
 
 
-def widening_beam(game, state, deadline: float | None, widest: int = MAX_BEAM_WIDTH):
-    """Beams of width 4, 8, 16, ... up to ``widest`` while time is left (without a deadline, one
+def widening_beam(game, state, deadline: float | None):
+    """Beams of width 4, 8, 16, ... up to MAX_BEAM_WIDTH while time is left (without a deadline, one
     beam of UNTIMED_BEAM_WIDTH): (the best utility, its line, nodes) over all of them."""
     best, best_line, nodes = NEG_INFINITY, [], 0
     width = FIRST_BEAM_WIDTH if deadline is not None else UNTIMED_BEAM_WIDTH
@@ -73,7 +73,7 @@ def widening_beam(game, state, deadline: float | None, widest: int = MAX_BEAM_WI
         if value > best:
             best, best_line = value, line
         width *= 2
-        if deadline is None or width > widest or time.perf_counter() > deadline:
+        if deadline is None or width > MAX_BEAM_WIDTH or time.perf_counter() > deadline:
             return best, best_line, nodes
 
 
@@ -103,6 +103,3 @@ class AnytimeSolver:
 
     def value(self, state):
         return self.exact.value(state)
-
-    def best_line(self, state) -> list:
-        return self.exact.best_line(state)

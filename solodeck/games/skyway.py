@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from .. import cards as C
-from ..api import Deal, NoWin, NumberDeckGame, Outcome, advance_chance
+from ..api import Deal, NoWin, NumberDeckGame, Outcome, advance_chance, without_first
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
 from ..shuffle import shuffled
@@ -100,6 +100,25 @@ def chain_lengths(grid) -> tuple:
     return tuple(out)
 
 
+def promise(lengths) -> tuple:
+    """How promising chains look: the cards counting up to 5 per suit (what a win needs), then
+    the total (the baseline policy's and the anytime search's ranking)."""
+    return sum(min(n, CHAIN_TO_WIN) for n in lengths), sum(lengths)
+
+
+def stacks_of(market) -> tuple:
+    """The market's stacks: cards 1-2, 3-4 and 5, bottom first."""
+    return tuple(market[a:b] for a, b in STACK_SLICES)
+
+
+def placed(grid, market, move) -> tuple:
+    """(the grid after ``move`` puts its stack on its cell, the cards that fall off the bottom)."""
+    a, b = STACK_SLICES[move.stack - 1]
+    cell = move.cell - 1
+    stacked = grid[cell] + market[a:b]
+    return grid[:cell] + (stacked[-HEIGHT:],) + grid[cell + 1:], stacked[:-HEIGHT]
+
+
 def score_of(grid) -> Outcome:
     lengths = chain_lengths(grid)
     return Outcome(all(n >= CHAIN_TO_WIN for n in lengths), sum(lengths))
@@ -169,7 +188,7 @@ class State(BaseState):
         self._moves = self._key = self._outcome = None
 
     def stacks(self) -> tuple:
-        return tuple(self.market[a:b] for a, b in STACK_SLICES)
+        return stacks_of(self.market)
 
     # -- chance ------------------------------------------------------------------------------
     def is_chance(self):
@@ -182,8 +201,7 @@ class State(BaseState):
         return self.deck[0]
 
     def apply_chance(self, card):
-        i = self.deck.index(card)
-        return State(self.grid, self.market + (card,), self.deck[:i] + self.deck[i + 1:], self.discard,
+        return State(self.grid, self.market + (card,), without_first(self.deck, card), self.discard,
                      self.passno, self.reshuffles, self.seed, self.final)
 
     # -- decisions ---------------------------------------------------------------------------
@@ -202,11 +220,8 @@ class State(BaseState):
     def play(self, move):
         if move not in self.legal_moves():
             raise MoveError(f"'{move}' is not legal here")
+        grid, buried = placed(self.grid, self.market, move)
         a, b = STACK_SLICES[move.stack - 1]
-        cell = move.cell - 1
-        stacked = self.grid[cell] + self.market[a:b]
-        buried = stacked[:-HEIGHT]
-        grid = self.grid[:cell] + (stacked[-HEIGHT:],) + self.grid[cell + 1:]
         discard = tuple(sorted(self.discard + self.market[:a] + self.market[b:] + buried))
         over = self.final or (self.passno == PASSES and not self.deck)
         return State(grid, (), self.deck, discard, self.passno, self.reshuffles, self.seed, self.final, over)
@@ -244,8 +259,7 @@ class State(BaseState):
 
     def heuristic(self):
         """Chain cards counting up to 5 per suit (what a win needs), then the chain total."""
-        lengths = chain_lengths(self.grid)
-        return sum(min(n, CHAIN_TO_WIN) for n in lengths), sum(lengths)
+        return promise(chain_lengths(self.grid))
 
     def turns_left(self) -> int:
         """Turns still to play, the current one included, when no reshuffle can change how many
@@ -273,16 +287,14 @@ class State(BaseState):
         need = MARKET - len(self.market)
         if len(self.deck) < need:  # a reshuffle finishes this market
             return [], self.turns_left()
-        market = self.market + self.deck[:need]
-        turns = [tuple(market[a:b] for a, b in STACK_SLICES)]
+        turns = [stacks_of(self.market + self.deck[:need])]
         if self.final:
             return turns, 0
         if self.passno < PASSES:
             return turns, self.turns_left() - 1
         rest = self.deck[need:]
         for start in range(0, len(rest) - len(rest) % MARKET, MARKET):
-            market = rest[start:start + MARKET]
-            turns.append(tuple(market[a:b] for a, b in STACK_SLICES))
+            turns.append(stacks_of(rest[start:start + MARKET]))
         return turns, (1 if len(rest) % MARKET else 0)
 
     def score_bound(self):
@@ -391,9 +403,6 @@ def _placement_bound(state, markets, open_turns):
     old = [tuple(sorted(cards)) for cards in old]
     free = min(2 * open_turns, MAX_CHAIN)  # a chain never holds more than 10 cards
 
-    def suit_chain(s, values):
-        return free_chain(old[s], values, free)
-
     choices = 1
     for stacks in markets:
         choices *= len(stacks)
@@ -405,7 +414,8 @@ def _placement_bound(state, markets, open_turns):
         picks = [tuple(card for stacks in markets for stack in stacks for card in stack)]
     best_win = best_any = -1
     for cards in picks:
-        lengths = [suit_chain(s, tuple(sorted(value_of(c) for c in cards if c // 13 == s))) for s in range(SUITS)]
+        lengths = [free_chain(old[s], tuple(sorted(value_of(c) for c in cards if c // 13 == s)), free)
+                   for s in range(SUITS)]
         total = sum(lengths)
         best_any = max(best_any, total)
         if min(lengths) >= CHAIN_TO_WIN:
@@ -443,16 +453,11 @@ class Skyway(NumberDeckGame):
         suit, then the highest chain total, then the fewest cards buried, then the first in order."""
         best, best_rank = None, None
         for move in state.legal_moves():
-            a, b = STACK_SLICES[move.stack - 1]
-            cell = move.cell - 1
-            stacked = state.grid[cell] + state.market[a:b]
-            grid = state.grid[:cell] + (stacked[-HEIGHT:],) + state.grid[cell + 1:]
-            lengths = chain_lengths(grid)
-            rank = (sum(min(n, CHAIN_TO_WIN) for n in lengths), sum(lengths), -max(len(stacked) - HEIGHT, 0))
+            grid, buried = placed(state.grid, state.market, move)
+            rank = (*promise(chain_lengths(grid)), -len(buried))
             if best_rank is None or rank > best_rank:
                 best, best_rank = move, rank
         return best
-
 
     # -- the compiled kernel (ext/skyway.pyx): rollouts of every move; None when it is not built --
     def kernel_moves(self, state):
