@@ -40,7 +40,7 @@ cdef enum:
 
 ctypedef struct Entry:  # 24 bytes
     uint64_t k1, k2
-    uint32_t info       # TEMP: discovery number; WIN: moves to the win
+    uint32_t info       # TEMP: discovery number; WIN: moves to the win (at most), above some next position's
     uint8_t state
     uint8_t gen
 
@@ -649,9 +649,14 @@ cdef class Search:
                     slot = self._probe(k1, k2)
                     e = &self.table[slot]
                     if e.state == ST_WIN:
-                        if not self._follow(e.info):
+                        # The path's positions win in (their distance to here) + this one's stored
+                        # count: not the length _follow happens to take, which may be shorter,
+                        # so that every stored count stays above a stored count of a next move.
+                        dist = e.info
+                        child_log = self.log_len
+                        if not self._follow(dist):
                             return -1
-                        self._mark_wins(fend, fk1, fk2, depth, self.log_len)
+                        self._mark_wins(fend, fk1, fk2, depth, child_log + dist)
                         return 1
                     if e.state == ST_LOST:
                         self._undo_to(log_at)

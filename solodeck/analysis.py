@@ -71,8 +71,9 @@ def solve_deal(settings: Settings, seed: int, mode: str) -> dict:
     first = next((d.rows[0] for d in decisions if d.rows), None)
     outcome = final.outcome()
     p = first["win_probability"] if first else None
-    return _row(seed, mode, Verdict.WON if outcome.won else Verdict.LOST, bool(first and first["exact"]),
-                outcome.score if outcome.won else None, p, None, time.perf_counter() - start,
+    won = outcome is not None and outcome.won  # no outcome: the policy gave up
+    return _row(seed, mode, Verdict.WON if won else Verdict.LOST, bool(first and first["exact"]),
+                outcome.score if won else None, p, None, time.perf_counter() - start,
                 "blind policy")
 
 

@@ -117,6 +117,24 @@ class State:
             r -= weight
         raise AssertionError("weights do not add up")
 
+    # -- what the player sees (blind mode) -----------------------------------------------------
+    def view(self):
+        """What the player sees and may count, as a hashable: equal views, equal information.
+        Blind algorithms key their tables on it. The default, key(), is right for games whose
+        only unseen cards are future draws (chance nodes): nothing on the table is hidden."""
+        return self.key()
+
+    def sample_world(self, rng) -> "State":
+        """A state drawn uniformly among those with our view (``rng``: solodeck.shuffle's
+        SplitMix64), its hidden faces dealt anew: the determinized blind policy's worlds. It
+        must depend only on view() and ``rng``, never on the hidden faces themselves. Games with
+        hidden faces (Game.has_hidden) override it; the default has nothing to hide."""
+        return self
+
+    def seen_text(self) -> str:
+        """The position as the player sees it (hidden faces shown by what their backs tell)."""
+        return str(self)
+
     # -- search support: each default is exact; overrides make search faster -------------------
     def score_bound(self):
         """The best score still reachable, optimistic; NO_WIN when no win is reachable (NoWin(s)
@@ -141,8 +159,9 @@ class State:
         return 0
 
     def safe_move(self):
-        """A move that can be made without branching because it never lowers the value (a
-        dominance: e.g. a card to a foundation that nothing could ever use), or None."""
+        """A move that can be made without branching because it never lowers the value, open or
+        blind (a dominance that needs no hidden face: e.g. a card to a foundation that nothing
+        could ever use; the blind policy plays it too), or None."""
         return None
 
     def restricted(self) -> "State | None":
@@ -176,7 +195,9 @@ class Game:
     source: str = ""             # which seed text holds the rules
     implemented: bool = True
     has_chance: bool = False     # chance nodes after the deal (draws, reveals, reshuffles)
-    has_hidden: bool = False     # cards the player cannot see
+    has_hidden: bool = False     # faces on the table the player cannot see (not only future draws):
+                                 # the state offers view() and sample_world(), blind mode
+                                 # estimates by determinization (solvers/determinized.py)
     score_name: str | None = None
     score_sense: str | None = None  # "lower" or "higher" is better; None: the game has no score
     modes: tuple = ("open",)     # "blind" too: the game then has a baseline_move policy

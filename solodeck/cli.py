@@ -293,10 +293,17 @@ def _solve_blind(args, game, deal) -> int:
         print(json.dumps(result.to_json()))
         return 0
     print(f"{game.title}: {deal.source}" + (f" (seed {deal.seed})" if deal.seed is not None else ""))
-    print("mode: blind (the player knows which cards are left, not their order)")
+    print("mode: blind (the player sees the face-up cards and the backs, not the hidden faces)" if game.has_hidden
+          else "mode: blind (the player knows which cards are left, not their order)")
     if result.exact:
         score = f", {game.score_name} on a win {result.expected_score:.2f}" if result.expected_score is not None else ""
         print(f"win probability with best play: {result.win_probability:.6f}{score} (exact)")
+    elif result.status == "estimated" and result.engine == "determinized":
+        lo, hi = result.interval
+        print(f"win probability: at most about {result.win_probability:.3f} (95% interval {lo:.3f}-{hi:.3f}, "
+              f"{result.samples} sampled worlds; estimated: the exact tree is beyond the limits)")
+        print("  (determinized: the share of worlds consistent with what is seen in which the move still wins "
+              "with every face known; an upper estimate of best blind play)")
     elif result.status == "estimated":
         lo, hi = result.interval
         print(f"win probability: about {result.win_probability:.3f} (95% interval {lo:.3f}-{hi:.3f}, "
@@ -318,6 +325,14 @@ def _solve_blind(args, game, deal) -> int:
     return 0
 
 
+def _how_estimated(row) -> str:
+    if row["exact"]:
+        return "(exact)"
+    if row.get("estimator") == "determinized":
+        return f"(won by open play in that share of {row['samples']} sampled worlds)"
+    return f"(estimated, {row['samples']} rollouts)"
+
+
 def cmd_play(args) -> int:
     from .solvers.episode import RANK_CHOICES, play_episode
     from .solvers.sampling import policy as make_policy
@@ -330,19 +345,20 @@ def cmd_play(args) -> int:
     steps = []
     for d in decisions:
         row = d.rows[0] if d.rows else None
-        note = "" if row is None else (f"win probability {row['win_probability']:.3f} " +
-                                       ("(exact)" if row["exact"] else f"(estimated, {row['samples']} rollouts)"))
-        steps.append({"position": str(d.state), "move": str(d.move), "note": note})
+        note = "" if row is None else f"win probability {row['win_probability']:.3f} {_how_estimated(row)}"
+        steps.append({"position": d.state.seen_text(), "move": str(d.move), "note": note})
     outcome = state.outcome()
+    won = outcome is not None and outcome.won
     if args.json:
-        print(json.dumps({"game": game.name, "seed": args.seed, "policy": args.policy, "won": outcome.won,
-                          "score": outcome.score if outcome.won else None, "moves": [s["move"] for s in steps]}))
+        print(json.dumps({"game": game.name, "seed": args.seed, "policy": args.policy, "won": won,
+                          "score": outcome.score if won else None, "moves": [s["move"] for s in steps]}))
         return 0
     print(f"{game.title}, seed {args.seed}, {args.policy} policy")
     for i, step in enumerate(steps, start=1):
         print(f"\n{step['position']}\n  {i:3d}. {step['move']}   {step['note']}")
     print(f"\n{state}")
-    result = f"won, {game.score_name} {outcome.score}" if outcome.won else "lost"
+    result = (f"won, {game.score_name} {outcome.score}" if game.score_name else "won") if won else \
+        ("lost" if outcome is not None else "lost (the policy sees no move that gets anywhere and gives up)")
     print(f"result: {result} after {len(steps)} decisions")
     return 0
 

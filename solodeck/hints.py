@@ -79,12 +79,13 @@ def build_blind_hints(game, deal: Deal, blind_policy) -> dict:
                   "best": r is top or (r["exact"] and top["exact"] and _same_value(r, top)),
                   "win_probability": r["win_probability"], "interval": r["interval"],
                   "samples": r["samples"], "expected_score": r["expected_score"]} for r in rows]
-        decisions.append({"ply": ply, "position": str(decision.state), "played": str(top["move"]), "moves": moves})
+        decisions.append({"ply": ply, "position": decision.state.seen_text(), "played": str(top["move"]),
+                          "moves": moves})
     line = [d.move for d in played]
     first = played[0].rows[0] if played else None
     outcome = final.outcome()
     every_exact = all(m["exact"] for d in decisions for m in d["moves"])
-    if outcome.won:
+    if outcome is not None and outcome.won:  # no outcome: the policy gave up, lost
         verdict, score = "winnable", outcome.score
     else:
         verdict = "unwinnable" if first is not None and first["exact"] and first["win_probability"] == 0 else "unknown"

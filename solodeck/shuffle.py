@@ -36,8 +36,12 @@ class SplitMix64:
 
 def shuffled(cards, seed: int, stream: int = 0) -> list:
     """Fisher–Yates shuffle of ``cards`` (given in canonical order) driven by SplitMix64."""
+    return shuffled_by(cards, SplitMix64(seed, stream))
+
+
+def shuffled_by(cards, rng: SplitMix64) -> list:
+    """Fisher–Yates shuffle of ``cards`` with the draws of ``rng``."""
     a = list(cards)
-    rng = SplitMix64(seed, stream)
     for i in range(len(a) - 1, 0, -1):
         j = rng.below(i + 1)
         a[i], a[j] = a[j], a[i]

@@ -24,11 +24,18 @@ class Decision:
 def play_episode(state, policy, rank: str = RANK_NEVER):
     """Play ``state`` to the end with ``policy`` (a callable state -> move). ``rank`` says at which
     decisions to ask ``policy.rank(state)`` and play its first row: never, at the first decision
-    with a real choice, at every decision with a choice, or always. Returns (decisions, final state)."""
+    with a real choice, at every decision with a choice, or always. Returns (decisions, final
+    state); a policy that gives up (returns None) or comes back to a position it has already
+    decided at leaves a final state without an outcome: lost."""
     state = advance_chance(state)
     decisions: list[Decision] = []
     ranked_once = False
+    met = set()  # the views decided at: where positions repeat, coming back to one is going round in circles
     while state.outcome() is None:
+        view = state.view()
+        if view in met:  # e.g. a run with one legal move back and forth: the player is stuck, lost
+            break
+        met.add(view)
         choice = len(state.legal_moves()) > 1
         wanted = (rank == RANK_ALWAYS or (rank == RANK_CHOICES and choice)
                   or (rank == RANK_FIRST_CHOICE and choice and not ranked_once))
@@ -38,6 +45,8 @@ def play_episode(state, policy, rank: str = RANK_NEVER):
             move = rows[0]["move"]
         else:
             move = policy(state)
+        if move is None:  # the policy gives up (Frozen Novelty's baseline with only circles left): lost
+            break
         decisions.append(Decision(state, move, rows))
         state = advance_chance(state.play(move))
     return decisions, state

@@ -8,14 +8,21 @@ of a state is a pair (P(win), E[score x win]) under best play:
 - at the end, (1, score) for a win and (0, 0) for a loss.
 
 E[score x win] is kept rather than E[score | win] because it averages linearly over chance;
-``expected_score = E[score x win] / P(win)`` is what is reported. A table on ``state.key()``
-shares transpositions (two draw orders that leave the same cards give the same key). Values are
-exact, as far as floating point allows, when the whole tree is searched. A limit stops the search
-and the result says so; solvers/sampling.py estimates beyond that. A game may offer a compiled
-valuer (``game.fast_expectimax``, e.g. ext/foursquare.pyx): it then values whole subtrees.
+``expected_score = E[score x win] / P(win)`` is what is reported. A table on ``state.view()``
+(what the player sees: the key, in games whose only unseen cards are draws) shares
+transpositions. Values are exact, as far as floating point allows, when the whole tree is
+searched. A limit stops the search and the result says so; solvers/sampling.py estimates beyond
+that. A game may offer a compiled valuer (``game.fast_expectimax``, e.g. ext/foursquare.pyx): it
+then values whole subtrees.
 
-Games whose hidden cards are not all chance nodes (the player could not act on the state
-itself) are refused: this needs every hidden card to be a draw that has not happened yet.
+Hidden faces (Frozen Novelty's face-down cards) are chance nodes where they are turned up: the
+outcomes are the unseen cards the view allows, so the search never reads a hidden face.
+
+**Positions that repeat** (``Game.acyclic = False``): the search keeps Tarjan's strongly connected
+components. Within a component every position reaches every other by moves alone, so all of
+them have the value of its best way out: that value is stored for the whole component when it is
+complete, and nothing on an unfinished cycle is stored. A chance node on a cycle (a draw that
+could be undone) would need value iteration instead and is refused.
 """
 from __future__ import annotations
 
@@ -28,6 +35,7 @@ from solodeck.result import (Limits, SearchStopped, SolveResult, Status, StopRea
 from .dfs import BYTES_PER_ENTRY
 
 LOSS = (0.0, 0.0)
+_SETTLED = float("inf")  # the "low link" of a value that depends on no position of the current path
 _TIE = 1e-12           # win probabilities closer than this are equal: the score decides
 _CHECK_EVERY = 2048
 
@@ -42,8 +50,6 @@ def better(a, b, lower: bool = False) -> bool:
 
 class ExpectimaxSolver:
     def __init__(self, game, limits: Limits | None = None, progress=None, *, use_kernel: bool = True):
-        if game.has_hidden:
-            raise UnsupportedError(f"{game.name}: blind mode needs every hidden card to be a future draw")
         self.game, self.limits, self.progress = game, limits or Limits(), progress
         self.lower = game.score_sense == "lower"
         # A compiled exact valuer (the game's kernel), or None: then everything runs here.
@@ -53,13 +59,15 @@ class ExpectimaxSolver:
         self.nodes = 0
         self._deadline = None
         self._stopped = None  # why a limit stopped the last ranking, if one did
+        self._index: dict = {}  # view -> discovery number, for the positions of the current path's components
+        self._component: list = []  # Tarjan's stack of those views
 
     def value(self, state):
         """(P(win), E[score x win]) of a state under best blind play; raises nothing, returns
         None if a limit stopped the search."""
         self._start()
         try:
-            return self._value(state)
+            return self._root_value(state)
         except SearchStopped:
             return None
 
@@ -73,7 +81,7 @@ class ExpectimaxSolver:
                 ranked.append((move, None))
                 continue
             try:
-                ranked.append((move, self._value(state.play(move))))
+                ranked.append((move, self._root_value(state.play(move))))
             except SearchStopped as stop:
                 self._stopped = stop.reason
                 ranked.append((move, None))
@@ -87,7 +95,7 @@ class ExpectimaxSolver:
         self._start()
         try:
             if state.is_chance() or state.outcome() is not None:  # no decision yet: just the value
-                return self._result(self._value(state), [], start)
+                return self._result(self._root_value(state), [], start)
             ranked = self.ranked_moves(state)
         except SearchStopped as stop:
             return self._result(None, [], start, Status(stop.reason))
@@ -108,7 +116,15 @@ class ExpectimaxSolver:
         if self._deadline is None and self.limits.time_limit is not None:
             self._deadline = time.perf_counter() + self.limits.time_limit
 
+    def _root_value(self, state):
+        self._index.clear()  # a search a limit stopped may have left its path behind
+        self._component.clear()
+        return self._value(state)[0]
+
     def _value(self, state):
+        """(value, low): the value of ``state`` and the smallest discovery number of a position
+        of the current path it depends on (_SETTLED: none, the value is final). A value that
+        depends on the path is only the best way out found so far (see the module's note)."""
         self.nodes += 1
         if self.nodes % _CHECK_EVERY == 0:
             if self.progress is not None:
@@ -117,18 +133,26 @@ class ExpectimaxSolver:
                 raise SearchStopped(StopReason.TIMEOUT)
         outcome = state.outcome()
         if outcome is not None:
-            return (1.0, float(outcome.score or 0)) if outcome.won else LOSS
+            return ((1.0, float(outcome.score or 0)) if outcome.won else LOSS), _SETTLED
         if cannot_win(state.blind_score_bound()):  # no order of the unseen cards can still win
-            return LOSS
+            return LOSS, _SETTLED
         if self.kernel is not None and self.kernel.accepts(state):
             value = self.kernel.value(state)
             if value is None:
                 raise SearchStopped(self.kernel.status)
-            return value
-        key = state.key()
+            return value, _SETTLED
+        key = state.view()
         cached = self.table.get(key)
         if cached is not None:
-            return cached
+            return cached, _SETTLED
+        number = self._index.get(key)
+        if number is not None:  # on the current path: a cycle, no way out of its own
+            return LOSS, number
+        if self.limits.max_states is not None and len(self.table) + len(self._index) >= self.limits.max_states:
+            raise SearchStopped(StopReason.MEMORY_LIMIT)  # the positions on unfinished cycles count too
+        number = self._index[key] = len(self._index)
+        self._component.append(key)
+        low = _SETTLED
         if state.is_chance():
             # A draw of several cards can have too many outcomes to list (The Sandwich Guy: C(44, 4)):
             # a state may say how many (chance_count) so a state budget stops before listing them.
@@ -139,22 +163,37 @@ class ExpectimaxSolver:
             total = sum(w for _o, w in outcomes)
             p = s = 0.0
             for outcome_value, weight in outcomes:
-                cp, cs = self._value(state.apply_chance(outcome_value))
+                (cp, cs), child_low = self._value(state.apply_chance(outcome_value))
+                if child_low <= number:
+                    raise UnsupportedError(f"{self.game.name}: a draw on a cycle of positions; blind mode "
+                                           "needs every draw to be final")
                 p += weight * cp
                 s += weight * cs
             value = (p / total, s / total)
         else:
             value = LOSS
             for move in state.legal_moves():
-                child = self._value(state.play(move))
+                child, child_low = self._value(state.play(move))
+                low = min(low, child_low)
                 if better(child, value, self.lower):
                     value = child
+        if low < number:  # on a cycle through the path: its value is not known yet
+            return value, low
+        # The root of a component: every position in it has its best way out (the positions of
+        # the component were searched from here, so ``value`` is the best of them all).
+        while True:
+            member = self._component.pop()
+            del self._index[member]
+            self._store(member, value)
+            if member == key:
+                return value, _SETTLED
+
+    def _store(self, key, value):
         if self.limits.max_states is not None and len(self.table) >= self.limits.max_states:
             raise SearchStopped(StopReason.MEMORY_LIMIT)
         if len(self.table) >= self._capacity:
-            self.table.clear()  # a cache: the tree is acyclic, a forgotten value is only searched again
+            self.table.clear()  # a cache: a forgotten value is only searched again
         self.table[key] = value
-        return value
 
     def _result(self, value, ranked, start, status=Status.SOLVED):
         p = value[0] if value is not None else None

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 
-from solodeck.api import Outcome
+from solodeck.api import Outcome, advance_chance
 from solodeck.errors import UnsupportedError
 from solodeck.result import Limits, SearchStopped, StopReason, finish_open
 
@@ -48,14 +48,15 @@ def presearch(make_solver, state, limits: Limits, start: float):
 
 
 def closure(state, prune: bool = True):
-    """Play safe moves until none is left: (state, the moves played)."""
-    played = []
+    """Chance takes the dealt outcome (open mode) and safe moves are played until none is left:
+    (state, the moves played)."""
+    state, played = advance_chance(state), []
     while prune:
         move = state.safe_move()
         if move is None:
             break
         played.append(move)
-        state = state.play(move)
+        state = advance_chance(state.play(move))
     return state, played
 
 
@@ -95,11 +96,9 @@ class ReachabilitySolver:
                            stored=len(self.table), start=start, engine="reach" if self.prune else "reach-unpruned")
 
     def value(self, state):
-        """(exact utility, True), or (None, False) if a limit stopped the search."""
-        if self.limits.time_limit is None:
-            self._deadline = time.perf_counter() + VALUE_SECONDS
-        elif self._deadline is None:
-            self._deadline = time.perf_counter() + self.limits.time_limit
+        """(exact utility, True), or (None, False) if a limit stopped the search. Each call has
+        its own budget: the limits' time, else VALUE_SECONDS."""
+        self._deadline = time.perf_counter() + (self.limits.time_limit or VALUE_SECONDS)
         try:
             found, _line = self._search(state)
         except SearchStopped:

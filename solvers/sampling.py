@@ -88,10 +88,14 @@ def estimated_rows(game, state, samples: int, seed: int = 0) -> list:
     rows.sort(key=lambda r: r["_rank"], reverse=True)  # stable: ties keep the legal order
     for r in rows:
         del r["_rank"]
-    valued = {r["move"] for r in rows}  # moves not rolled out (Game.rollout_moves) come last, unvalued
-    rows += [{"move": move, "win_probability": None, "interval": None, "samples": None, "expected_score": None,
-              "exact": False} for move in state.legal_moves() if move not in valued]
-    return rows
+    return rows + unvalued_rows(state, rows)
+
+
+def unvalued_rows(state, rows) -> list:
+    """Rows for the legal moves an estimator passed over (Game.rollout_moves): last, unvalued."""
+    valued = {r["move"] for r in rows}
+    return [{"move": move, "win_probability": None, "interval": None, "samples": None, "expected_score": None,
+             "exact": False} for move in state.legal_moves() if move not in valued]
 
 
 def exact_rows(game, state, limits: Limits):
@@ -117,30 +121,68 @@ class BaselinePolicy:
         return self.game.baseline_move(state)
 
 
+def _decision_view(state):
+    """The view of the decision a move leads to (a move whose only consequence is a forced one,
+    e.g. one legal move back, comes back to where it started just the same)."""
+    for _ in range(8):
+        if state.is_chance() or state.outcome() is not None or len(state.legal_moves()) != 1:
+            break
+        state = state.play(state.legal_moves()[0])
+    return state.view()
+
+
 class BlindPolicy:
-    """Plays the exact blind move when the tree fits ``exact_limits``, else the best rollout move.
-    Only the state's public part (the grid, the drawn card, the composition of the rest) is
-    used: the order of the deck never reaches it (both searches draw from the composition)."""
+    """Plays the exact blind move when the tree fits ``exact_limits``, else the best estimated
+    move: rollouts, or, in games with hidden faces, determinization (solvers/determinized.py).
+    Only what the player sees is used (the view, the composition of the unseen cards): the
+    order of the deck and the hidden faces never reach it (every search draws from the view).
+
+    Where positions repeat (``Game.acyclic = False``) the policy remembers the views it has
+    decided at and ranks the moves back to one of them last: coming back teaches nothing, and
+    a policy that did would go round in circles."""
 
     def __init__(self, game, samples: int = 64, seed: int = 0, exact_limits: Limits | None = None):
+        from .determinized import Determinizer
+
         self.game, self.samples, self.seed = game, samples, seed
         if exact_limits is None:  # about 30 ms of the compiled valuer; the Python one is ~100x slower
             compiled = game.fast_expectimax(Limits(memory_mb=1)) is not None
             states = game.blind_exact_states or (20_000 if compiled else 500)
             exact_limits = Limits(max_states=states, memory_mb=64)
         self.exact_limits = exact_limits
+        self.determinizer = Determinizer(game, samples, seed) if game.has_hidden else None
+        self._met: set = set()
 
     def rank(self, state) -> list:
         """Every legal move as a row (move, win_probability, interval, samples, expected_score,
-        exact), best first."""
+        exact), best first: the first row is the move the policy plays."""
         rows = exact_rows(self.game, state, self.exact_limits)
-        return rows if rows is not None else estimated_rows(self.game, state, self.samples, self.seed)
+        if rows is None:
+            rows = (self.determinizer.rows(state) if self.determinizer is not None
+                    else estimated_rows(self.game, state, self.samples, self.seed))
+        if not self.game.acyclic:
+            self._met.add(state.view())
+            back = [r for r in rows if _decision_view(state.play(r["move"])) in self._met]
+            rows = [r for r in rows if r not in back] + back
+        self._moving(state, rows[0]["move"])
+        return rows
 
     def __call__(self, state):
         moves = state.legal_moves()
-        if len(moves) <= 1:
-            return moves[0] if moves else None
+        forced = moves[0] if len(moves) == 1 else state.safe_move()  # a safe move is a dominance
+        if forced is not None or not moves:
+            if forced is not None:
+                self._moving(state, forced)
+            return forced
         return self.rank(state)[0]["move"]
+
+    def _moving(self, state, move):
+        """Remember where the player was, and tell the determinizer's worlds which move it makes."""
+        if not self.game.acyclic:
+            self._met.add(state.view())
+        if self.determinizer is not None:
+            self.determinizer.worlds_for(state)
+            self.determinizer.moved(move)
 
 
 POLICIES = ("blind", "baseline")
@@ -160,16 +202,22 @@ def policy(game, name: str, samples: int = 64, seed: int = 0):
 
 def solve_blind(game, state, limits: Limits, samples: int, seed: int = 0, progress=None) -> SolveResult:
     """Blind mode's answer at a decision: exact expectimax within ``limits``; where the tree does
-    not fit, the rollout estimator (status "estimated", exact false, intervals and sample count)."""
+    not fit, the estimator (status "estimated", exact false, intervals and sample count): rollouts,
+    or determinization in games with hidden faces."""
     start = time.perf_counter()
     exact = ExpectimaxSolver(game, limits, progress).solve(state)
     if exact.exact or not state.legal_moves():
         return exact
-    rows = estimated_rows(game, state, samples, seed)
+    if game.has_hidden:
+        from .determinized import Determinizer
+
+        rows, engine = Determinizer(game, samples, seed).rows(state), "determinized"
+    else:
+        rows, engine = estimated_rows(game, state, samples, seed), "rollouts"
     best = rows[0]
     return finish_blind(
         game, status=Status.ESTIMATED,
         verdict=Verdict.WINNABLE if best["win_probability"] > 0 else Verdict.UNKNOWN, exact=False,
         line=[best["move"]], start=start, nodes=exact.nodes + samples * len(rows), stored=exact.unique_states,
-        engine="rollouts", win_probability=best["win_probability"], expected_score=best["expected_score"],
+        engine=engine, win_probability=best["win_probability"], expected_score=best["expected_score"],
         ranked=[{**r, "move": str(r["move"])} for r in rows], interval=best["interval"], samples=samples)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from solodeck import cards as C
+from solodeck.api import advance_chance
 from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, MoveError
 from solodeck.games.frozen_novelty import (DOWN, UP, VARIANTS, Move, Rules, State,
@@ -125,7 +126,10 @@ REST = "(2S) (3S) (4S) (6S) (7S) (8S) (9S) (TS) (JS) (QS) (KS)"  # the spades be
 
 def test_flip_turns_the_face_down_top_over_where_it_lies():
     state = position({"D1": "(5S) " + REST, "foundations": "AS KH KD KC"}, "hard")
-    after = state.play(parse_move("flip D1"))
+    turning = state.play(parse_move("flip D1"))
+    assert turning.is_chance() and not turning.legal_moves() and turning.outcome() is None
+    assert turning.dealt_outcome() == card("5S")  # open mode: the face dealt there
+    after = advance_chance(turning)
     assert after.stacks[0][-1] == card("5S") * 2 + 1 and after.stacks[0][:-1] == state.stacks[0][:-1]
     assert "flip D1" not in moves(after)  # a face-up card is never turned down again
 
@@ -377,7 +381,7 @@ def test_stricter_rules_allow_a_subset_of_the_moves():
                 checked += 1
                 if not legal:
                     break
-                state = state.play(rng.choice(legal))
+                state = advance_chance(state.play(rng.choice(legal)))
     assert checked > 2000
 
 
@@ -476,7 +480,7 @@ def fixed_line(variant, seed, plies):
         good = [m for m in legal if m.kind == "found"] or legal
         move = rng.choice(good if rng.random() < 0.5 else legal)
         line.append(str(move))
-        state = state.play(move)
+        state = advance_chance(state.play(move))
     return counts, line
 
 

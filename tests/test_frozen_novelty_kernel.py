@@ -8,15 +8,17 @@
   many small positions, wins and losses; the same search, so the same number of nodes too.
 * Lines, limits and the table kept across solves.
 """
+import json
 import random
 from pathlib import Path
 
 import pytest
 
+from solodeck.api import advance_chance
 from solodeck.deals import load_deal
 from solodeck.ext import load
 from solodeck.games.frozen_novelty import (VARIANTS, KernelSolver, kernel_move, kernel_search,
-                                           kernel_tuple)
+                                           State, kernel_tuple)
 from solodeck.registry import get_game
 from solodeck.solvers import Limits, ReachabilitySolver
 from test_frozen_novelty import DECK_TO_DECK, EMPTY_DECK, STUCK, perturbed, position, small_position
@@ -44,7 +46,7 @@ def lines(rng, count, plies):
             if not legal:
                 break
             good = [m for m in legal if m.kind in ("found", "flip")]
-            state = state.play(rng.choice(good if good and rng.random() < 0.4 else legal))
+            state = advance_chance(state.play(rng.choice(good if good and rng.random() < 0.4 else legal)))
 
 
 def test_moves_positions_and_safe_moves_equal_the_reference():
@@ -61,7 +63,7 @@ def test_moves_positions_and_safe_moves_equal_the_reference():
         if state.legal_moves():
             move = rng.choice(state.legal_moves())
             assert search.play(*kernel_tuple(move))
-            after = state.play(move)
+            after = advance_chance(state.play(move))
             stacks, found = search.position()
             assert tuple(map(tuple, stacks)) == after.stacks and tuple(found) == after.found
         checked += 1
@@ -89,7 +91,7 @@ def test_keys_agree_with_the_reference():
             if move.dst >= 0 and not state.stacks[move.dst]:
                 for twin in state.legal_moves():
                     if (twin.kind, twin.src, twin.n) == (move.kind, move.src, move.n) and twin.dst != move.dst:
-                        a, b = state.play(move), state.play(twin)
+                        a, b = advance_chance(state.play(move)), advance_chance(state.play(twin))
                         assert (a.key() == b.key()) == (loaded(a).key() == loaded(b).key())
     assert len(seen) == len(set(seen.values()))
 
@@ -137,7 +139,7 @@ def test_table_is_kept_across_solves_and_values():
     nodes = solver.search.nodes
     assert solver.value(state) == ((1, 0), True)
     assert solver.search.nodes == nodes  # answered by the table
-    child = state.play(state.legal_moves()[0])  # flip D1: lost
+    child = advance_chance(state.play(state.legal_moves()[0]))  # flip D1: lost
     assert solver.value(child) == ((0, 0), True)
     # a win stored by an earlier search, reached again from a twin position, still gives a line
     twin = state.play(GAME.parse_move("down D1 -> D3"))
@@ -163,3 +165,20 @@ def test_small_table_still_exact():
     small = KernelSolver(GAME, KERNEL, Limits(memory_mb=0.05)).solve(deep)
     assert small.verdict in ("unwinnable", "unknown")
     assert KernelSolver(GAME, KERNEL, Limits(memory_mb=4)).solve(deep).verdict == "unwinnable"
+
+
+def test_one_table_solves_a_sequence_of_positions_whose_wins_chain():
+    """Five positions solved in turn by one search (as blind mode's worlds are): each reaches
+    wins stored by the ones before, and the last is the stored win of the fourth. A win's stored
+    move count used to be the length of the line followed, which can be shorter than the count
+    stored at the win it reached; following the fourth's win then found no next move."""
+    kernel = load("frozen_novelty")
+    if kernel is None:
+        pytest.skip("kernel not built")
+    rules = GAME.rules_for({}, "test")
+    search = kernel_search(kernel, rules, Limits(memory_mb=64))
+    for entry in json.loads((Path(__file__).parent / "data" / "frozen_novelty_stored_wins.json").read_text()):
+        search.set_position(entry["stacks"], entry["found"])
+        assert search.solve() == 1
+        state = State(rules, tuple(map(tuple, entry["stacks"])), tuple(entry["found"]))
+        assert GAME.replay_moves(state, [kernel_move(t) for t in search.line()]).won

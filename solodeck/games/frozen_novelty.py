@@ -17,11 +17,12 @@ import time
 from dataclasses import dataclass
 
 from .. import cards as C
-from ..api import Deal, OneDeckGame, Outcome
+from ..api import Deal, OneDeckGame, Outcome, advance_chance
 from ..api import State as BaseState
 from ..result import Limits, StopReason, finish_open
 from ..solvers.reach import VALUE_SECONDS, presearch
 from ..errors import DealError, MoveError
+from ..shuffle import shuffled_by
 
 VARIANTS = ("standard", "very-easy", "easy", "hard", "very-hard")
 NAMES = tuple(f"{k}{i}" for k in "DUW" for i in range(1, 5))  # stack index -> name
@@ -64,7 +65,10 @@ def default_backs() -> list[int]:
 def parse_backs(value, source: str) -> list[int]:
     """The deal's back table: the default, with the cards named in option ``backs`` overridden.
 
-    ``backs = "KS:SH 7D:DC"`` (or a table ``{KS = "SH"}``): each card, then the suits on its back."""
+    ``backs = "KS:SH 7D:DC"`` (or a table ``{KS = "SH"}``): each card, then the suits on its back;
+    ``backs = "plain"``: every back shows all four suits (a deck whose backs tell nothing)."""
+    if value == "plain":  # backs that tell nothing: every back shows all four suits
+        return [15] * 52
     masks = default_backs()
     if isinstance(value, dict):
         items = list(value.items())
@@ -181,12 +185,14 @@ def parse_move(text: str) -> Move:
 
 # -- the state ------------------------------------------------------------------------------------
 class State(BaseState):
-    """A position: ``stacks`` (12 tuples of codes, bottom first), ``found`` (4 ranks)."""
+    """A position: ``stacks`` (12 tuples of codes, bottom first), ``found`` (4 ranks), and
+    ``pending``: the stack whose face-down top is being turned over (a chance node: which face
+    it shows is chance for a player who cannot see it; -1 at a decision)."""
 
-    __slots__ = ("rules", "stacks", "found", "_moves", "_key")
+    __slots__ = ("rules", "stacks", "found", "pending", "_moves", "_key")
 
-    def __init__(self, rules: Rules, stacks: tuple, found: tuple):
-        self.rules, self.stacks, self.found = rules, stacks, found
+    def __init__(self, rules: Rules, stacks: tuple, found: tuple, pending: int = -1):
+        self.rules, self.stacks, self.found, self.pending = rules, stacks, found, pending
         self._moves = None
         self._key = None
 
@@ -197,7 +203,7 @@ class State(BaseState):
     def outcome(self):
         if self.won:
             return Outcome(True, None)
-        return None if self.legal_moves() else Outcome(False, None)
+        return None if self.pending >= 0 or self.legal_moves() else Outcome(False, None)
 
     def run_length(self, i: int) -> int:
         """How many face-up cards on top of stack i form a run (0 if its top is face down)."""
@@ -210,7 +216,7 @@ class State(BaseState):
 
     def legal_moves(self):
         if self._moves is None:
-            self._moves = [] if self.won else self._generate()
+            self._moves = [] if self.won or self.pending >= 0 else self._generate()
         return self._moves
 
     def _generate(self):
@@ -250,9 +256,9 @@ class State(BaseState):
     def _apply(self, move: Move) -> "State":
         stacks, found = list(self.stacks), self.found
         s = stacks[move.src]
-        if move.kind == "flip":
-            stacks[move.src] = s[:-1] + (s[-1] | 1,)
-        elif move.kind == "found":
+        if move.kind == "flip":  # turned over: its face is the chance node's (apply_chance)
+            return State(self.rules, self.stacks, found, move.src)
+        if move.kind == "found":
             card = card_of(s[-1])
             stacks[move.src] = s[:-1]
             found = found[:suit(card)] + (rank(card),) + found[suit(card) + 1:]
@@ -262,12 +268,81 @@ class State(BaseState):
             stacks[move.dst] = stacks[move.dst] + s[-n:]
         return State(self.rules, tuple(stacks), found)
 
+    # -- the face turned up: chance for a player who cannot see it ----------------------------
+    def is_chance(self):
+        return self.pending >= 0
+
+    def dealt_outcome(self):
+        return card_of(self.stacks[self.pending][-1])
+
+    def chance_outcomes(self):
+        """Every unseen card whose back is the one being turned over, each as likely: the
+        player knows the backs and the cards not seen yet, so these are all it can be."""
+        back = self.rules.backs[self.dealt_outcome()]
+        return [(card, 1) for card in sorted(self.hidden_cards()) if self.rules.backs[card] == back]
+
+    def apply_chance(self, card):
+        """The turned card shows ``card``. Where ``card`` was another face-down card with the
+        same back (sampled outcome), the two trade places: the hidden faces stay a consistent
+        world, uniformly distributed if they were (docs/rules/frozen-novelty.md, "Blind mode")."""
+        stacks, j = list(self.stacks), self.pending
+        top = stacks[j][-1]
+        if card_of(top) != card:
+            where = [(i, d) for i, s in enumerate(stacks) for d, c in enumerate(s) if c == card * 2]
+            if not where or self.rules.backs[card] != self.rules.backs[card_of(top)]:
+                raise MoveError(f"{C.format_card(card)} cannot be the card turned over here")
+            (i, d), = where
+            stacks[i] = stacks[i][:d] + (top,) + stacks[i][d + 1:]
+        stacks[j] = stacks[j][:-1] + (card * 2 + 1,)
+        return State(self.rules, tuple(stacks), self.found)
+
+    def hidden_cards(self) -> list:
+        return [card_of(c) for s in self.stacks for c in s if not is_up(c)]
+
+    # -- what the player sees ------------------------------------------------------------------
+    def _masked(self):
+        """The stacks with each face-down card replaced by its back (-1 - mask): what is seen."""
+        backs = self.rules.backs
+        return tuple(tuple(c if c & 1 else -1 - backs[c >> 1] for c in s) for s in self.stacks)
+
+    def view(self):
+        """The stacks as seen (backs for face-down cards), sorted like key(); the foundations;
+        the stack being turned over."""
+        masked = self._masked()
+        base = tuple(tuple(sorted(masked[j] for j in group)) for group in self.rules.classes())
+        turning = None if self.pending < 0 else (self.rules.class_of()[self.pending], masked[self.pending])
+        return base, self.found, turning
+
+    def sample_world(self, rng):
+        """The face-down cards dealt anew: within each back, the unseen cards with that back
+        shuffled (Fisher-Yates, ``rng``) onto the face-down places showing it, taken stack by
+        stack, bottom up. Every consistent world is equally likely (the backs only say which
+        places a card may occupy, and places with equal backs are interchangeable)."""
+        backs, places, cards = self.rules.backs, {}, {}
+        for j, s in enumerate(self.stacks):
+            for d, c in enumerate(s):
+                if not c & 1:
+                    places.setdefault(backs[c >> 1], []).append((j, d))
+                    cards.setdefault(backs[c >> 1], []).append(c >> 1)
+        stacks = [list(s) for s in self.stacks]
+        for back in sorted(places):
+            for (j, d), card in zip(places[back], shuffled_by(sorted(cards[back]), rng)):
+                stacks[j][d] = card * 2
+        return State(self.rules, tuple(map(tuple, stacks)), self.found, self.pending)
+
+    def seen_text(self):
+        """As __str__, each face-down card shown by the suits on its back, e.g. [SH]."""
+        return self._text(lambda code: f"[{''.join(C.SUITS[k] for k in range(4) if self.rules.backs[code >> 1] >> k & 1)}]")
+
     # -- search support ----------------------------------------------------------------------
     def key(self):
         """The stacks, sorted within each group of interchangeable stacks (Rules.classes). The
-        foundations follow from which cards are still in the stacks."""
+        foundations follow from which cards are still in the stacks. A chance node adds the
+        stack being turned over (by its group and contents: twins are interchangeable)."""
         if self._key is None:
             self._key = tuple(tuple(sorted(self.stacks[j] for j in group)) for group in self.rules.classes())
+            if self.pending >= 0:
+                self._key += ((self.rules.class_of()[self.pending], self.stacks[self.pending]),)
         return self._key
 
     def safe_move(self):
@@ -276,6 +351,8 @@ class State(BaseState):
         In suit, nothing can ever be put on a face-up card whose one-lower same-suit card is home,
         so sending it home loses nothing. Red/black (very easy) needs both one-lower cards of the
         other colour home."""
+        if self.pending >= 0:
+            return None
         for i, s in enumerate(self.stacks):
             if s and is_up(s[-1]):
                 card = card_of(s[-1])
@@ -289,7 +366,7 @@ class State(BaseState):
     def restricted(self):
         """The position under the next stricter variant (STRICTER), whose moves are a subset."""
         stricter = STRICTER.get(self.rules.variant)
-        return State(Rules(stricter, self.rules.backs), self.stacks, self.found) if stricter else None
+        return State(Rules(stricter, self.rules.backs), self.stacks, self.found, self.pending) if stricter else None
 
     def table_scope(self):
         return self.rules  # keys leave the rules out: a table holds one variant's answers
@@ -363,14 +440,18 @@ class State(BaseState):
         return out
 
     def __str__(self):
+        return self._text(lambda code: f"({C.format_card(card_of(code))})")
+
+    def _text(self, face_down):
         def show(code):
-            name = C.format_card(card_of(code))
-            return name if is_up(code) else f"({name})"
+            return C.format_card(card_of(code)) if is_up(code) else face_down(code)
 
         lines = ["found: " + " ".join(f"{C.SUITS[s]}{C.RANKS[r - 1] if r else '-'}" for s, r in enumerate(self.found))]
         for j, s in enumerate(self.stacks):
             lines.append(f"{NAMES[j]}: " + (" ".join(show(c) for c in s) if s else "-"))
-        lines.append("(bottom first; a card in parentheses is face down)")
+        if self.pending >= 0:
+            lines.append(f"(turning over the top of {NAMES[self.pending]})")
+        lines.append("(bottom first; a card in parentheses or brackets is face down)")
         return "\n".join(lines)
 
 
@@ -380,9 +461,11 @@ class FrozenNovelty(OneDeckGame):
     aliases = ("frozen", "foresight")
     title = "Frozen Novelty"
     source = "Foresight (House of Slack Games, 2002), seeds/001"
-    has_chance = False   # open mode: every face is known; the face-down cards are not chance
-    has_hidden = True    # ... but a real player cannot see them (blind mode: not built yet)
-    modes = ("open",)
+    has_chance = True    # turning a card over: open mode takes the dealt face, blind mode any unseen
+    has_hidden = True    # card with that back; the face-down cards are hidden, their backs seen
+    modes = ("open", "blind")
+    blind_exact_states = 60  # the exact blind attempt: only the last few face-down cards fit
+    rollout_moves = 10       # determinization values the 10 first of search_moves() in each world
     acyclic = False  # moves can undo each other: solvers/reach.py and the kernel handle cycles
     kernel = "frozen_novelty"
     options = {"variant": ("standard", VARIANTS), "backs": ("", ())}
@@ -404,11 +487,33 @@ class FrozenNovelty(OneDeckGame):
 
     def kernel_moves(self, state):
         kernel = self.load_kernel()
-        if kernel is None:
+        if kernel is None or state.is_chance():
             return None
         search = kernel_search(kernel, state.rules, Limits(memory_mb=1))
         search.set_position([list(s) for s in state.stacks], list(state.found))
         return [kernel_move(t) for t in search.legal_moves()]
+
+    def baseline_move(self, state):
+        """A simple rule a person would use, first that applies: a card home; a run onto the
+        card one higher of its suit; a face-down Deck top onto a face-down Down top whose back
+        shows one suit more (it might build on it); turn a face-down top over; a run that covers
+        a card moved to an empty stack that takes it (to turn that card over next). Each of these
+        undoes nothing (a card home, a run on its successor, a card out of the Deck stacks, a
+        face turned up, a run taken off a card it does not belong on all stay so), so the policy
+        cannot go round in circles; with none left it gives up (None): lost for this player."""
+        stacks, backs = state.stacks, state.rules.backs
+
+        def suits(code):
+            return bin(backs[card_of(code)]).count("1")
+
+        rules = (lambda m: m.kind == "found",
+                 lambda m: m.kind == "move" and bool(stacks[m.dst]),
+                 lambda m: (m.kind == "down" and m.src in DECK and m.dst in DOWN and bool(stacks[m.dst])
+                            and suits(stacks[m.dst][-1]) == suits(stacks[m.src][-1]) + 1),
+                 lambda m: m.kind == "flip",
+                 lambda m: m.kind == "move" and m.n == state.run_length(m.src) < len(stacks[m.src]))
+        moves = state.legal_moves()
+        return next((m for rule in rules for m in moves if rule(m)), None)
 
     def fast_solver(self, limits, progress=None):
         """The kernel when built; else solvers.make_solver runs solvers/reach.py."""
@@ -542,6 +647,7 @@ class KernelSolver:
 
     def solve(self, state):
         start = time.perf_counter()
+        state = advance_chance(state)
         pre = presearch(lambda lim: KernelSolver(self.game, self.kernel, lim), state, self.limits, start)
         self.extra_nodes += pre.nodes if pre is not None else 0
         self._load(state)
@@ -562,10 +668,10 @@ class KernelSolver:
                            start=start, engine="kernel")
 
     def value(self, state):
-        """(exact utility, True), or (None, False) if a limit stopped the search."""
-        self._load(state)
-        if self.limits.time_limit is None:
-            self.search.restart_clock(VALUE_SECONDS)
+        """(exact utility, True), or (None, False) if a limit stopped the search. Each call has
+        its own budget: the limits' time, else VALUE_SECONDS."""
+        self._load(advance_chance(state))
+        self.search.restart_clock(self.limits.time_limit or VALUE_SECONDS)
         found = self.search.solve()
         if found < 0:
             return None, False

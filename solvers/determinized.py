@@ -1,0 +1,126 @@
+"""Blind mode for games with hidden faces: determinization (perfect-information Monte Carlo, also
+called hindsight optimization; Frank & Basin 1998, Yoon, Fern & Givan 2008, Bjarnason, Fern &
+Tadepalli 2009 on Klondike).
+
+At a decision, ``samples`` worlds are drawn from the player's view (``State.sample_world``: every
+assignment of the hidden faces consistent with what is seen equally likely). In each world every
+move is valued by the exact open-mode solver (solvers.make_solver, the game's kernel when built)
+under a time cap per position; the moves are ranked by the fraction of worlds they still win.
+A search the cap stops counts as a loss (no win found: its proven lower bound), never as a win.
+
+What the number is: the chance that the move still wins *for a player who would then see every
+face*. That is an estimate of an upper bound on the move's blind value (a determinized player
+"knows" what it will only learn later: strategy fusion); it ranks moves well, and the win rate a
+blind player actually achieves is measured by playing the policy (bench, analyze). Rows say
+``estimator: "determinized"`` and the CLI words it so.
+
+**Worlds persist through a game.** After the player's move (and the face it turned up), each
+world takes the same move and, at a chance node, the outcome the real game showed (the game's
+``apply_chance`` puts that face there, trading places with the card that held it in the world).
+The worlds stay uniform among those consistent with the new view (a transposition within equal
+backs preserves uniformity), and the solver, kept for the whole game, finds most of their
+positions already in its table. A world that cannot follow (another game, a view that does not
+match) is drawn anew: the worlds only ever depend on what the player has seen and on the seed.
+"""
+from __future__ import annotations
+
+from solodeck.api import advance_chance
+from solodeck.result import Limits
+from solodeck.shuffle import SplitMix64
+
+WORLD_SECONDS = 0.03  # the open solver's cap per position and world (a stopped search counts as a loss)
+
+
+class Determinizer:
+    """Ranks the moves of a decision over sampled worlds (see the module's note)."""
+
+    def __init__(self, game, samples: int = 16, seed: int = 0, seconds: float = WORLD_SECONDS):
+        from . import make_solver  # solvers/__init__ imports this module's users
+
+        self.game, self.samples, self.seed = game, samples, seed
+        self.solver = make_solver(game, Limits(time_limit=seconds, memory_mb=512))
+        self.worlds: list = []
+        self._view = None       # the view the worlds are consistent with
+        self._moved = None      # the move the player made from that view, if any
+        self.drawn = 0          # how many times the worlds were drawn afresh (a new game, or lost track)
+        self.valued = 0         # positions valued, and how many of them the cap stopped
+        self.capped = 0
+
+    # -- the worlds ----------------------------------------------------------------------------
+    def worlds_for(self, state) -> list:
+        view = state.view()
+        if view != self._view:
+            followed = self._follow(view) if self._moved is not None else None
+            if followed is None:
+                followed = [state.sample_world(SplitMix64(self.seed, i)) for i in range(self.samples)]
+                self.drawn += 1
+            self.worlds, self._view, self._moved = followed, view, None
+        return self.worlds
+
+    def moved(self, move) -> None:
+        """The player made ``move`` from the current worlds' view."""
+        self._moved = move
+
+    def _follow(self, view):
+        out = []
+        for world in self.worlds:
+            if self._moved not in world.legal_moves():
+                return None
+            world = world.play(self._moved)
+            if world.is_chance():
+                world = next((w for o, _weight in world.chance_outcomes()
+                              if (w := world.apply_chance(o)).view() == view), None)
+                if world is None:
+                    return None
+            if world.is_chance() or world.view() != view:
+                return None
+            out.append(world)
+        return out
+
+    # -- the ranking ---------------------------------------------------------------------------
+    def rows(self, state) -> list:
+        """Every legal move as a row (move, win_probability, interval, samples, expected_score,
+        exact False, estimator, capped), best first: the fraction of worlds won, then the mean
+        winning score, then the game's own order (search_moves first: Frozen Novelty turns
+        cards over late, which a blind player wants). Moves to the same view share one valuation;
+        a game that sets ``rollout_moves`` has only that many valued, the others listed unvalued
+        (as rollouts do)."""
+        from .sampling import candidate_moves, unvalued_rows, wilson_interval
+
+        worlds = self.worlds_for(state)
+        alive = [w for w in worlds if self._wins(w)]  # a world lost now is lost after every move
+        by_view: dict = {}
+        rows = []
+        lower = self.game.score_sense == "lower"
+        for move in candidate_moves(self.game, state):
+            view = state.play(move).view()
+            if view not in by_view:
+                wins = total = capped = 0
+                for world in alive:
+                    value, exact = self._value(world.play(move))
+                    capped += not exact
+                    if exact and value[0] == 1:
+                        wins += 1
+                        total += -value[1] if lower else value[1]
+                by_view[view] = (wins, total, capped)
+            wins, total, capped = by_view[view]
+            n = len(worlds)
+            lo, hi = wilson_interval(wins, n)
+            rows.append({"move": move, "win_probability": wins / n, "interval": [lo, hi], "samples": n,
+                         "expected_score": total / wins if wins else None, "exact": False,
+                         "estimator": "determinized", "capped": capped,
+                         "_rank": (wins, -total if lower else total)})
+        rows.sort(key=lambda r: r["_rank"], reverse=True)  # stable: ties keep the game's order
+        for r in rows:
+            del r["_rank"]
+        return rows + unvalued_rows(state, rows)
+
+    def _wins(self, world) -> bool:
+        value, exact = self._value(world)
+        return not exact or value[0] == 1  # a capped search proves nothing: value the moves
+
+    def _value(self, state):
+        self.valued += 1
+        value, exact = self.solver.value(advance_chance(state))
+        self.capped += not exact
+        return value, exact
