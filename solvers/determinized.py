@@ -81,18 +81,17 @@ class Determinizer:
     def rows(self, state) -> list:
         """Every legal move as a row (move, win_probability, interval, samples, expected_score,
         exact False, estimator, capped), best first: the fraction of worlds won, then the mean
-        winning score, then the game's own order (search_moves first: Frozen Novelty turns
-        cards over late, which a blind player wants). Moves to the same view share one valuation;
-        a game that sets ``rollout_moves`` has only that many valued, the others listed unvalued
-        (as rollouts do)."""
-        from .sampling import candidate_moves, unvalued_rows, wilson_interval
+        winning score, then the game's own order in the worlds (``candidates``: Frozen Novelty
+        turns cards over late, which a blind player wants). Moves to the same view share one
+        valuation; moves left out of the candidates are listed last, unvalued (as rollouts do)."""
+        from .sampling import unvalued_rows, wilson_interval
 
         worlds = self.worlds_for(state)
         alive = [w for w in worlds if self._wins(w)]  # a world lost now is lost after every move
         by_view: dict = {}
         rows = []
         lower = self.game.score_sense == "lower"
-        for move in candidate_moves(self.game, state):
+        for move in self.candidates(state, alive or worlds):
             view = state.play(move).view()
             if view not in by_view:
                 wins = total = capped = 0
@@ -114,6 +113,16 @@ class Determinizer:
         for r in rows:
             del r["_rank"]
         return rows + unvalued_rows(state, rows)
+
+    def candidates(self, state, worlds) -> list:
+        """The moves to value, best first by the game's own order (search_moves) in each world,
+        summed (a Borda count): the state's own order may read its hidden faces (Frozen Novelty
+        digs towards the cards its foundations need), the worlds' orders only read the view.
+        A game that sets ``rollout_moves`` has only that many valued."""
+        orders = [w.search_moves() for w in worlds]
+        places = [{m: i for i, m in enumerate(order)} for order in orders]
+        moves = sorted(state.legal_moves(), key=lambda m: sum(p.get(m, len(p)) for p in places))
+        return moves if self.game.rollout_moves is None else moves[:self.game.rollout_moves]
 
     def _wins(self, world) -> bool:
         value, exact = self._value(world)

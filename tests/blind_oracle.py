@@ -52,3 +52,61 @@ def open_win_rate(orders, wins):
     """The clairvoyant (open-mode) win rate: the mean over ``orders`` of ``wins(order)``. Each order
     being equally likely, it bounds the blind win probability from above."""
     return sum(bool(wins(order)) for order in orders) / len(orders)
+
+
+def world_set_value(worlds, per_move: bool = False):
+    """Blind value (P(win), E[score x win]) of a decision for a player who knows only that the
+    game is one of ``worlds`` (full-information states, equally likely), for games with hidden
+    faces; with ``per_move``, also the value after each legal move: (value, {move: value}).
+
+    It never asks a state for its view or its chance outcomes: at a chance node the worlds are
+    grouped by the face each one deals (each group weighing as many worlds as it holds), at a
+    decision every world takes the same move. Positions may repeat (Frozen Novelty), so the
+    values are found by value iteration from "lost" over the graph of world sets, which
+    converges to the least fixed point: what best play can guarantee."""
+    def key_of(ws):
+        return frozenset(w.key() for w in ws)
+
+    nodes, todo = {}, [list(worlds)]
+    while todo:
+        ws = todo.pop()
+        k = key_of(ws)
+        if k in nodes:
+            continue
+        first = ws[0]
+        outcome = first.outcome()
+        if outcome is not None:
+            assert all(w.outcome() == outcome for w in ws), "worlds that look alike end differently"
+            nodes[k] = ("end", (1.0, float(outcome.score or 0)) if outcome.won else LOSS)
+        elif first.is_chance():
+            groups = {}
+            for w in ws:
+                groups.setdefault(w.dealt_outcome(), []).append(w.apply_chance(w.dealt_outcome()))
+            nodes[k] = ("chance", [(len(g) / len(ws), key_of(g)) for g in groups.values()])
+            todo += groups.values()
+        else:
+            moves = first.legal_moves()
+            assert all(w.legal_moves() == moves for w in ws), "worlds that look alike offer different moves"
+            children = [[w.play(m) for w in ws] for m in moves]
+            nodes[k] = ("max", [key_of(c) for c in children])
+            todo += children
+    value = {k: (node[1] if node[0] == "end" else LOSS) for k, node in nodes.items()}
+    changed = True
+    while changed:
+        changed = False
+        for k, (kind, data) in nodes.items():
+            if kind == "chance":
+                new = (sum(p * value[c][0] for p, c in data), sum(p * value[c][1] for p, c in data))
+            elif kind == "max":
+                new = LOSS
+                for c in data:
+                    if better(value[c], new):
+                        new = value[c]
+            else:
+                continue
+            if abs(new[0] - value[k][0]) > 1e-13 or abs(new[1] - value[k][1]) > 1e-13:
+                value[k], changed = new, True
+    root = value[key_of(worlds)]
+    if not per_move:
+        return root
+    return root, {m: value[key_of([w.play(m) for w in worlds])] for m in worlds[0].legal_moves()}

@@ -79,6 +79,8 @@ def walk(game, deal, choose, how="", max_nodes=5000):
         if state.outcome() is not None:
             break
         move = choose(state)
+        if move is None:  # the policy gives up (Frozen Novelty's baseline with only circles left)
+            break
         nodes.append((state, move))
         state = state.play(move)
     return Line(game, deal, how, nodes, state)

@@ -37,8 +37,10 @@ from solodeck.solvers.sampling import BlindPolicy
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [g for g in registry.GAMES.values() if g.implemented]
 BLIND_GAMES = [g for g in GAMES if "blind" in g.modes]
+HIDDEN_GAMES = [g for g in GAMES if g.has_hidden]
 each_game = pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
 each_blind_game = pytest.mark.parametrize("game", BLIND_GAMES, ids=[g.name for g in BLIND_GAMES])
+each_hidden_game = pytest.mark.parametrize("game", HIDDEN_GAMES, ids=[g.name for g in HIDDEN_GAMES])
 
 RANDOM_SEEDS = range(12)        # a random line of each of these seeded deals
 BASELINE_SEEDS = range(20)      # the baseline policy's lines (games with a blind mode)
@@ -348,6 +350,8 @@ NO_LATE_POSITIONS = {"skyway": "tests/test_skyway.py::test_blind_mode_on_last_tu
 
 
 def skip_without_late_positions(game, late):
+    if game.has_hidden:  # unseen faces on the table, not the bottom of a pile: tests 7 below
+        pytest.skip(f"{game.name} hides faces: the hidden-face tests below and tests/test_{game.name.replace('-', '_')}_blind.py")
     if not late and game.name in NO_LATE_POSITIONS:
         pytest.skip(f"{game.name}: no decision has at most {UNSEEN} cards unseen ahead; "
                     f"see {NO_LATE_POSITIONS[game.name]}")
@@ -423,3 +427,41 @@ def test_the_blind_policy_never_sees_the_order_of_the_unseen_cards(game):
         exact += rows[0]["exact"]
         estimated += not rows[0]["exact"]
     assert exact and estimated, f"{game.name}: exact {exact}, estimated {estimated}"
+
+
+# -- 7. hidden faces: the player's view -------------------------------------------------------------
+def hidden_decisions(game, per_line=4):
+    """Decisions of the baseline lines (and the random ones) with hidden faces, a few per line."""
+    out = []
+    for line in lines(game):
+        picked = [s for s in line.decisions if s.view() != s.key()]
+        out += picked[:: max(1, len(picked) // per_line)][:per_line]
+    return out
+
+
+@each_hidden_game
+def test_sampled_worlds_keep_the_view_and_depend_only_on_it(game):
+    """sample_world() redeals the hidden faces and nothing else: the same view and legal moves; and
+    drawn from another world with the same view and the same generator, the same world."""
+    checked = 0
+    for state in hidden_decisions(game):
+        world = state.sample_world(SplitMix64(1))
+        assert world.view() == state.view() and world.legal_moves() == state.legal_moves()
+        other = state.sample_world(SplitMix64(2))
+        assert other.sample_world(SplitMix64(1)).key() == world.key()
+        checked += 1
+    assert checked >= 4
+
+
+@each_hidden_game
+def test_the_blind_policy_never_sees_the_hidden_faces(game):
+    """The hidden faces dealt anew, everything seen the same: a fresh blind policy ranks the
+    moves the same (estimated: the worlds it samples come from the view alone)."""
+    early = hidden_decisions(game, per_line=1)[:3]
+    for state in early:
+        rows = BlindPolicy(game, samples=2, exact_limits=Limits(max_states=20)).rank(state)
+        twin = state.sample_world(SplitMix64(7))
+        assert twin.key() != state.key() or len(twin.view()) == 0
+        again = BlindPolicy(game, samples=2, exact_limits=Limits(max_states=20)).rank(twin)
+        assert again == rows, f"{game.name}: the ranking changed with the hidden faces at\n{state.seen_text()}"
+    assert early

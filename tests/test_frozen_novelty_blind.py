@@ -1,0 +1,180 @@
+"""Frozen Novelty played blind: the player sees the face-up cards and the backs of the face-down
+ones (docs/rules/frozen-novelty.md, "Blind mode"). The view, the chance node where a card is
+turned over, the sampler of worlds against enumeration, exact blind values against an
+independent brute force, the determinized policy and the baseline, and the command line."""
+import itertools
+import json
+
+import pytest
+
+from blind_oracle import world_set_value
+from conftest import run_cli
+from solodeck import cards as C
+from solodeck.api import advance_chance
+from solodeck.deals import deal_from_data
+from solodeck.games.frozen_novelty import State, card_of, is_up
+from solodeck.registry import get_game
+from solodeck.result import Limits
+from solodeck.shuffle import SplitMix64
+from solodeck.solvers import solve_open
+from solodeck.solvers.episode import play_episode
+from solodeck.solvers.expectimax import ExpectimaxSolver
+from solodeck.solvers.sampling import BaselinePolicy, BlindPolicy
+
+GAME = get_game("frozen-novelty")
+
+
+def position(pos, variant="standard", backs=""):
+    deal = deal_from_data({"game": "frozen-novelty", "options": {"variant": variant, "backs": backs},
+                           "position": pos}, "test.toml")
+    return GAME.initial_state(deal)
+
+
+def card(text):
+    return C.parse_card(text)
+
+
+def hidden_places(state):
+    return [(j, d) for j, s in enumerate(state.stacks) for d, c in enumerate(s) if not is_up(c)]
+
+
+def every_world(state):
+    """Every assignment of the hidden cards to the face-down places that shows the same backs,
+    found by trying all permutations (independent of sample_world)."""
+    places = hidden_places(state)
+    cards = [card_of(state.stacks[j][d]) for j, d in places]
+    backs = state.rules.backs
+    worlds = set()
+    for perm in itertools.permutations(cards):
+        if all(backs[a] == backs[b] for a, b in zip(perm, cards)):
+            stacks = [list(s) for s in state.stacks]
+            for (j, d), c in zip(places, perm):
+                stacks[j][d] = c * 2
+            worlds.add(State(state.rules, tuple(map(tuple, stacks)), state.found, state.pending))
+    return sorted(worlds, key=lambda w: w.stacks)
+
+
+# Two spades face down (6S, 8S: both backs show spades and hearts), the rest of the spades face up.
+SMALL = {"D1": "(6S)", "D2": "(8S)", "U1": "9S TS JS QS KS", "U2": "7S", "foundations": "5S KH KD KC"}
+# Three face-down cards with one back (4S 6S 8S) and one with its own (KS shows four suits).
+THREE = {"D1": "(4S) (KS)", "D2": "(6S)", "D3": "(8S)", "U1": "9S TS JS QS", "U2": "7S", "U3": "5S",
+         "foundations": "3S KH KD KC"}
+
+
+# -- the view ---------------------------------------------------------------------------------------
+def test_the_view_shows_backs_not_faces():
+    state = position(THREE)
+    swapped = position({**THREE, "D2": "(4S)", "D1": "(6S) (KS)"})  # two faces with one back trade places
+    assert swapped.key() != state.key() and swapped.view() == state.view()
+    other_back = position({**THREE, "D1": "(KS) (4S)"})  # the four-suit back is now on top
+    assert other_back.view() != state.view()
+    text = state.seen_text()
+    assert "[SH]" in text and "[SHDC]" in text and "4S" not in text and "(4S)" in str(state)
+
+
+def test_plain_backs_show_four_suits_and_hide_even_the_suit():
+    state = position(THREE, backs="plain")
+    assert set(state.rules.backs) == {15}
+    assert position({**THREE, "D1": "(KS) (4S)"}, backs="plain").view() == state.view()
+
+
+# -- turning a card over ----------------------------------------------------------------------------
+def test_turning_a_card_over_is_a_chance_node_over_the_unseen_cards_with_its_back():
+    state = position(THREE)
+    turning = state.play(GAME.parse_move("flip D1"))
+    assert turning.is_chance() and turning.dealt_outcome() == card("4S")
+    outcomes = turning.chance_outcomes()
+    assert outcomes == [(card("4S"), 1), (card("6S"), 1), (card("8S"), 1)]  # not KS: another back
+    for face, _weight in outcomes:
+        after = turning.apply_chance(face)
+        assert after.stacks[0][-1] == face * 2 + 1 and not after.is_chance()
+        assert sorted(after.hidden_cards()) == sorted(set(state.hidden_cards()) - {face})
+        assert after.view() != state.view() and after in {after} and len(every_world(after)) == 2
+    with pytest.raises(Exception):
+        turning.apply_chance(card("KS"))  # its back shows four suits: it cannot be under a two-suit back
+
+
+def test_open_mode_takes_the_dealt_face():
+    state = advance_chance(position(THREE).play(GAME.parse_move("flip D2")))
+    assert state.stacks[1] == (card("6S") * 2 + 1,)
+
+
+# -- worlds -----------------------------------------------------------------------------------------
+def test_sampled_worlds_are_uniform_among_the_consistent_ones():
+    state = position(THREE)
+    worlds = every_world(state)
+    assert len(worlds) == 6  # 3! ways for the three two-suit backs, one for the king
+    counts = {w.stacks: 0 for w in worlds}  # not key(): it folds twin stacks
+    n = 6000
+    for seed in range(n):
+        world = state.sample_world(SplitMix64(seed))
+        assert world.view() == state.view()
+        counts[world.stacks] += 1  # a KeyError would be a world that does not fit the view
+    expected = n / len(worlds)
+    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
+    assert chi2 < 20.5, counts  # 5 degrees of freedom: exceeded with probability 0.001 if uniform
+
+
+def test_a_world_brought_through_a_reveal_stays_consistent():
+    state = position(THREE)
+    world = state.sample_world(SplitMix64(3))
+    turning = world.play(GAME.parse_move("flip D1"))
+    for face, _w in turning.chance_outcomes():
+        after = turning.apply_chance(face)
+        real = position(THREE).play(GAME.parse_move("flip D1")).apply_chance(face)
+        assert after.view() == real.view()
+
+
+# -- exact blind values -----------------------------------------------------------------------------
+@pytest.mark.parametrize("variant", ["standard", "very-hard"])
+def test_exact_blind_values_equal_brute_force_over_the_worlds(variant):
+    """Every move's blind value from ExpectimaxSolver against value iteration over the sets of
+    worlds still possible (tests/blind_oracle.py), and open play bounds blind play."""
+    state = position(SMALL, variant)
+    worlds = every_world(state)
+    root, per_move = world_set_value(worlds, per_move=True)
+    solver = ExpectimaxSolver(GAME)
+    ranked = dict(solver.ranked_moves(state))
+    assert set(ranked) == set(per_move)
+    for move, value in per_move.items():
+        assert ranked[move] == pytest.approx(value, abs=1e-12), move
+    assert solver.value(state) == pytest.approx(root, abs=1e-12)
+    open_rate = sum(solve_open(GAME, w).verdict == "winnable" for w in worlds) / len(worlds)
+    assert open_rate >= root[0] - 1e-12
+
+
+# -- policies ---------------------------------------------------------------------------------------
+def test_the_baseline_ends_every_game_and_never_moves_a_card_back():
+    for seed in range(20):
+        decisions, final = play_episode(GAME.initial_state(GAME.new_deal(seed)), BaselinePolicy(GAME))
+        assert len(decisions) < 400
+        for d in decisions:
+            assert d.move.kind != "down" or (d.move.src < 4 and d.move.dst >= 8)
+
+
+def test_the_blind_policy_ranks_every_legal_move_and_keeps_its_worlds_through_a_game():
+    policy = BlindPolicy(GAME, samples=4)
+    state = advance_chance(GAME.initial_state(GAME.new_deal(3)))
+    for _ in range(25):
+        rows = policy.rank(state)
+        assert {r["move"] for r in rows} == set(state.legal_moves())
+        valued = [r for r in rows if r["win_probability"] is not None]
+        assert valued and all(r["estimator"] == "determinized" and r["samples"] == 4 for r in valued)
+        state = advance_chance(state.play(rows[0]["move"]))
+    assert policy.determinizer.drawn == 1  # drawn once, then brought along move by move
+
+
+def test_solve_blind_and_play_on_the_command_line(tmp_path):
+    deal = tmp_path / "small.toml"
+    deal.write_text('game = "frozen-novelty"\n[options]\nvariant = "very-hard"\n[position]\n'
+                    + "".join(f'{k} = "{v}"\n' for k, v in SMALL.items()))
+    out = run_cli("solve", str(deal), "--mode", "blind", check=True).stdout
+    assert "sees the face-up cards and the backs" in out and "(exact)" in out
+    out = run_cli("solve", str(deal), "--mode", "blind", "--json", check=True).stdout
+    assert json.loads(out)["exact"] is True
+    seeded = tmp_path / "seeded.toml"
+    seeded.write_text('game = "frozen-novelty"\nseed = 5\n')
+    out = run_cli("solve", str(seeded), "--mode", "blind", "--samples", "2", "--time-limit", "0.2", check=True).stdout
+    assert "sampled worlds" in out and "upper estimate" in out
+    out = run_cli("play", "frozen-novelty", "--seed", "1", "--policy", "baseline", check=True).stdout
+    assert "[S" in out and "result:" in out
