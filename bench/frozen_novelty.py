@@ -1,7 +1,8 @@
-"""Benchmark: Frozen Novelty in open mode, every variant (a script, not a test).
+"""Benchmark: Frozen Novelty in open mode, every variant, and played blind (a script, not a test).
 
     python bench/frozen_novelty.py --deals 1000 [--first-seed 0] [--time-limit 10] [--jobs 1]
                                    [--variants standard,very-hard] [--reference-deals 6]
+                                   [--parts 1,2,3] [--blind-deals 20] [--baseline-deals 1000]
 
 Part 1, for each variant, on the deals of seeds first..first+N-1 (`solodeck deal frozen --seed N`
 with the variant as option): the share of winnable deals with its Wilson 95% interval (deals a
@@ -15,6 +16,14 @@ the ratio of speeds): the seeded deals of Part 1 that took the most positions (a
 the search and not the set-up is timed) while staying within reach of the reference, and the two
 maze puzzles. Target: kernel >= 50x. Part 1's positions per second include each deal's set-up and
 the replay of its line under the reference rules, which dominate the easy variants' tiny searches.
+
+Part 3 plays blind (the player sees the faces turned up and the backs): the baseline policy on
+--baseline-deals deals and the blind policy (solvers/determinized.py, --samples worlds) on
+--blind-deals deals, for the standard and very-hard variants and standard with plain backs: win
+rates with Wilson 95% intervals, time per game and per decision the policy deliberates on (on one
+core; target: a blind game <= 20 s on average), and world valuations (open searches of a
+sampled world, kernel) per second. The 500-deal win rates are `solodeck analyze` runs
+(results/frozen-novelty/).
 """
 from __future__ import annotations
 
@@ -121,6 +130,63 @@ def part2(args, hardest, out):
     out(f"kernel / reference: median {statistics.median(ratios):.0f}x, min {min(ratios):.0f}x (target >= 50x)")
 
 
+BLIND_SETTINGS = (("standard", {}), ("very-hard", {"variant": "very-hard"}), ("plain backs", {"backs": "plain"}))
+
+
+def part3(args, out):
+    from solodeck.solvers.episode import play_episode
+    from solodeck.solvers.sampling import BaselinePolicy, BlindPolicy
+
+    out("")
+    out(f"Part 3: blind play, seeds {args.first_seed}-; baseline on {args.baseline_deals} deals, blind policy "
+        f"({args.samples} worlds) on {args.blind_deals}")
+    out(f"{'setting':<12} {'baseline (95% interval)':<26} {'blind policy (95% interval)':<28} {'s/game':>7} "
+        f"{'max':>6} {'s/decision':>10} {'decisions':>9} {'valuations/s':>12}")
+    for name, options in BLIND_SETTINGS:
+        seeds = range(args.first_seed, args.first_seed + max(args.baseline_deals, args.blind_deals))
+        base = sum(_won(play_episode(GAME.initial_state(GAME.new_deal(s, options)), BaselinePolicy(GAME))[1])
+                   for s in seeds[:args.baseline_deals])
+        wins, times, ranked, valued, busy = 0, [], 0, 0, 0.0
+        for seed in seeds[:args.blind_deals]:
+            policy = BlindPolicy(GAME, args.samples, 0)
+            timed = _Timed(policy)
+            start = time.perf_counter()
+            _decisions, final = play_episode(GAME.initial_state(GAME.new_deal(seed, options)), timed)
+            times.append(time.perf_counter() - start)
+            wins += _won(final)
+            ranked += timed.calls
+            busy += timed.seconds
+            valued += policy.determinizer.valued
+        lo, hi = wilson_interval(base, args.baseline_deals)
+        blo, bhi = wilson_interval(wins, args.blind_deals)
+        out(f"{name:<12} {base / args.baseline_deals:6.1%} ({lo:.1%}-{hi:.1%}){'':<6} "
+            f"{wins / args.blind_deals:6.1%} ({blo:.1%}-{bhi:.1%}){'':<8} {statistics.mean(times):7.2f} "
+            f"{max(times):6.1f} {busy / max(1, ranked):10.3f} {ranked / args.blind_deals:9.0f} {valued / sum(times):12,.0f}")
+
+
+class _Timed:
+    """The policy, with the decisions it deliberated on (more than one legal move) timed."""
+
+    def __init__(self, policy):
+        self.policy, self.calls, self.seconds = policy, 0, 0.0
+
+    def rank(self, state):
+        return None
+
+    def __call__(self, state):
+        start = time.perf_counter()
+        move = self.policy(state)
+        if len(state.legal_moves()) > 1:
+            self.calls += 1
+            self.seconds += time.perf_counter() - start
+        return move
+
+
+def _won(final):
+    outcome = final.outcome()
+    return bool(outcome is not None and outcome.won)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--deals", type=int, default=100)
@@ -131,9 +197,14 @@ def main(argv=None):
     p.add_argument("--variants", default=",".join(VARIANTS))
     p.add_argument("--reference-deals", type=int, default=3, help="Part 2: seeded deals per variant")
     p.add_argument("--reference-seconds", type=float, default=20.0, help="Part 2: rough cap per reference search")
+    p.add_argument("--parts", default="1,2,3", help="which parts to run, e.g. 3")
+    p.add_argument("--blind-deals", type=int, default=20, help="Part 3: deals the blind policy plays per setting")
+    p.add_argument("--baseline-deals", type=int, default=1000, help="Part 3: deals the baseline plays per setting")
+    p.add_argument("--samples", type=int, default=6, help="Part 3: the blind policy's sampled worlds")
     p.add_argument("--out", help="also write the report to this file")
     args = p.parse_args(argv)
     args.variants = args.variants.split(",")
+    parts = {int(x) for x in args.parts.split(",")}
     lines = []
 
     def out(text):
@@ -142,8 +213,12 @@ def main(argv=None):
 
     out(f"python bench/frozen_novelty.py {' '.join(argv if argv is not None else sys.argv[1:])}")
     start = time.perf_counter()
-    hardest = part1(args, out)
-    part2(args, hardest, out)
+    if 1 in parts or 2 in parts:
+        hardest = part1(args, out)
+        if 2 in parts:
+            part2(args, hardest, out)
+    if 3 in parts:
+        part3(args, out)
     out(f"total {time.perf_counter() - start:.0f} s")
     if args.out:
         Path(args.out).write_text("\n".join(lines) + "\n")

@@ -207,6 +207,8 @@ class Game:
                                  # search (solvers/anytime.py), which needs State.heuristic()
     rollout_moves: int | None = None  # blind rollouts value only this many of search_moves() (best
                                  # first): for games with many moves and no compiled rollouts
+    blind_samples: int = 64      # the blind policy's samples per decision by default (rollouts per move; sampled
+                                 # worlds in games with hidden faces, each world far dearer than a rollout)
     blind_exact_states: int | None = None  # the blind policy's exact attempt at a decision stores at
                                  # most this many states (None: solvers/sampling.py's default)
     acyclic: bool = True         # no move sequence returns to a position (solvers/dfs.py); False:

@@ -81,9 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all-openings", action="store_true",
                    help="also decide every distinct first decision exactly (Syndicate: the choice of "
                         "rank 5's members) and report how many of them still win")
-    p.add_argument("--samples", type=_positive_int, default=1000, metavar="N",
+    p.add_argument("--samples", type=_positive_int, default=None, metavar="N",
                    help="blind mode beyond the exact frontier: rollouts per move (default 1000; "
-                        "about 1 s with the compiled kernel, minutes without it)")
+                        "about 1 s with the compiled kernel, minutes without it), or, in games with "
+                        "hidden faces, sampled worlds (default 100)")
     p.add_argument("--quiet", action="store_true", help="no progress display")
 
     p = sub.add_parser("play", help="play one seeded game with a policy and print it",
@@ -94,8 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="a game name or alias (see `solodeck games`)")
     p.add_argument("--seed", type=_seed, required=True, help="the deal number (0 to 2^64-1)")
     p.add_argument("--policy", choices=["blind", "baseline"], default="blind", help="who plays (default blind)")
-    p.add_argument("--samples", type=_positive_int, default=64, metavar="N",
-                   help="blind policy: rollouts per move where the exact tree is too big (default 64)")
+    p.add_argument("--samples", type=_positive_int, default=None, metavar="N",
+                   help="blind policy: rollouts per move where the exact tree is too big (default 64), or "
+                        "sampled worlds in games with hidden faces (the game's default: Frozen Novelty 6)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
     p = sub.add_parser("analyze", help="solve many seeded deals: win rates, scores, difficulty",
@@ -126,8 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="open mode: per deal (default 10); a deal it stops is 'unknown', never a loss")
     p.add_argument("--memory", type=_positive_float, default=512.0, metavar="MB",
                    help="open mode: the table's cap per worker (default 512)")
-    p.add_argument("--samples", type=_positive_int, default=64, metavar="N",
-                   help="blind mode: rollouts per move where the exact tree is too big (default 64)")
+    p.add_argument("--samples", type=_positive_int, default=None, metavar="N",
+                   help="blind mode: rollouts per move where the exact tree is too big (default 64), or "
+                        "sampled worlds in games with hidden faces (the game's default: Frozen Novelty 6)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a game option for every deal, e.g. --option variant=hard (repeatable; "
                         "`solodeck rules GAME` lists them)")
@@ -282,9 +285,10 @@ def _solve_blind(args, game, deal) -> int:
     progress, close = _progress(args.quiet or args.json)
     try:
         state = advance_chance(game.initial_state(deal))  # the cards seen before the first decision
-        result = solve_blind(game, state, limits, args.samples, 0, progress)
+        result = solve_blind(game, state, limits, args.samples or (100 if game.has_hidden else 1000), 0, progress)
         per_decision = Limits(args.time_limit or HINT_EXACT_SECONDS, args.max_states, args.memory)
-        hints = build_blind_hints(game, deal, BlindPolicy(game, args.samples, 0, per_decision)) if args.hints else None
+        hints = (build_blind_hints(game, deal, BlindPolicy(game, args.samples or game.blind_samples, 0, per_decision))
+                 if args.hints else None)
     finally:
         close()
     if hints is not None:
@@ -312,12 +316,13 @@ def _solve_blind(args, game, deal) -> int:
     else:
         print(f"win probability: unknown (a limit stopped the search: {result.status})")
     if result.ranked:
-        print("moves now, best first (win probability, expected score on a win):")
+        scored = game.score_name is not None
+        print("moves now, best first (win probability" + (", expected score on a win):" if scored else "):"))
         for row in result.ranked:
-            p = "unknown" if row["win_probability"] is None else f"{row['win_probability']:.6f}"
+            p = "not valued" if row["win_probability"] is None else f"{row['win_probability']:.6f}"
             if row.get("interval") and not row.get("exact", True):
                 p += f"  [{row['interval'][0]:.3f}, {row['interval'][1]:.3f}]"
-            e = "" if row["expected_score"] is None else f"{row['expected_score']:.2f}"
+            e = "" if row["expected_score"] is None or not scored else f"{row['expected_score']:.2f}"
             print(f"  {row['move']:<14} {p:>10} {e:>7}")
     print(f"search ({result.engine}): {result.nodes:,} nodes, {result.unique_states:,} states stored, {result.seconds:.2f} s")
     if args.hints:
@@ -340,7 +345,7 @@ def cmd_play(args) -> int:
     game = get_game(args.game)
     if not game.has_chance:
         raise UnsupportedError(f"{game.name} has no chance after the deal: `solodeck solve` gives its best line")
-    chooser = make_policy(game, args.policy, args.samples)
+    chooser = make_policy(game, args.policy, args.samples or game.blind_samples)
     decisions, state = play_episode(game.initial_state(game.new_deal(args.seed)), chooser, RANK_CHOICES)
     steps = []
     for d in decisions:
@@ -380,7 +385,7 @@ def cmd_analyze(args) -> int:
         modes = [args.mode]
     out = Path(args.out or Path("results") / game.name)
     options = game.resolve_options(dict(_key_value(text) for text in args.option), "--option")
-    settings = Settings(game.name, modes, args.time_limit, args.memory, args.samples, options)
+    settings = Settings(game.name, modes, args.time_limit, args.memory, args.samples or game.blind_samples, options)
     seeds = range(args.first_seed, args.first_seed + args.deals)
     summary = analyze(settings, seeds, out, jobs=args.jobs, scheduler=args.scheduler, resume=args.resume,
                       progress=not (args.quiet or args.json),

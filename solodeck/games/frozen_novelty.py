@@ -465,7 +465,8 @@ class FrozenNovelty(OneDeckGame):
     has_hidden = True    # card with that back; the face-down cards are hidden, their backs seen
     modes = ("open", "blind")
     blind_exact_states = 60  # the exact blind attempt: only the last few face-down cards fit
-    rollout_moves = 10       # determinization values the 10 first of search_moves() in each world
+    rollout_moves = 10       # determinization values the 10 first candidates in each world
+    blind_samples = 6        # worlds per decision (results/frozen-novelty: 6)
     acyclic = False  # moves can undo each other: solvers/reach.py and the kernel handle cycles
     kernel = "frozen_novelty"
     options = {"variant": ("standard", VARIANTS), "backs": ("", ())}
