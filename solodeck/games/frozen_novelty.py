@@ -495,8 +495,8 @@ class FrozenNovelty(OneDeckGame):
         return [kernel_move(t) for t in search.legal_moves()]
 
     def baseline_move(self, state):
-        """A simple rule a person would use, first that applies: a card home; a run onto the
-        card one higher of its suit; a face-down Deck top onto a face-down Down top whose back
+        """A simple rule a person would use, first that applies: a card home; a run onto a card
+        it builds on (unless it lies on one already: very easy offers two); a face-down Deck top onto a face-down Down top whose back
         shows one suit more (it might build on it); turn a face-down top over; a run that covers
         a card moved to an empty stack that takes it (to turn that card over next). Each of these
         undoes nothing (a card home, a run on its successor, a card out of the Deck stacks, a
@@ -507,8 +507,12 @@ class FrozenNovelty(OneDeckGame):
         def suits(code):
             return bin(backs[card_of(code)]).count("1")
 
+        def placed(m):  # the run already lies on a card it builds on (very easy: either of two)
+            below = stacks[m.src][-m.n - 1] if len(stacks[m.src]) > m.n else None
+            return below is not None and is_up(below) and state.rules.builds(card_of(stacks[m.src][-m.n]), card_of(below))
+
         rules = (lambda m: m.kind == "found",
-                 lambda m: m.kind == "move" and bool(stacks[m.dst]),
+                 lambda m: m.kind == "move" and bool(stacks[m.dst]) and not placed(m),
                  lambda m: (m.kind == "down" and m.src in DECK and m.dst in DOWN and bool(stacks[m.dst])
                             and suits(stacks[m.dst][-1]) == suits(stacks[m.src][-1]) + 1),
                  lambda m: m.kind == "flip",
