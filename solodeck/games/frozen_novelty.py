@@ -9,6 +9,11 @@ The state graph has cycles (face-down cards and runs can move back and forth): t
 search is the generic cycle-aware one, solvers/reach.py (Tarjan's strongly connected
 components), helped by this game's safe moves, stricter-rules pre-search and twin stacks
 (docs/rules/frozen-novelty.md, "How the solver searches"); the kernel does the same in C.
+
+Blind mode: turning a card over is a chance node (``pending``): open mode takes the face dealt
+there, a blind player any unseen card with the same back. ``view()`` shows face-down cards by
+their backs, ``sample_world()`` deals the hidden faces anew (docs/rules/frozen-novelty.md,
+"Blind mode: how the solver plays it").
 """
 from __future__ import annotations
 
@@ -332,7 +337,8 @@ class State(BaseState):
 
     def seen_text(self):
         """As __str__, each face-down card shown by the suits on its back, e.g. [SH]."""
-        return self._text(lambda code: f"[{''.join(C.SUITS[k] for k in range(4) if self.rules.backs[code >> 1] >> k & 1)}]")
+        backs = self.rules.backs
+        return self._text(lambda code: "[" + "".join(C.SUITS[k] for k in range(4) if backs[code >> 1] >> k & 1) + "]")
 
     # -- search support ----------------------------------------------------------------------
     def key(self):
@@ -496,9 +502,10 @@ class FrozenNovelty(OneDeckGame):
 
     def baseline_move(self, state):
         """A simple rule a person would use, first that applies: a card home; a run onto a card
-        it builds on (unless it lies on one already: very easy offers two); a face-down Deck top onto a face-down Down top whose back
-        shows one suit more (it might build on it); turn a face-down top over; a run that covers
-        a card moved to an empty stack that takes it (to turn that card over next). Each of these
+        it builds on (unless it lies on one already: very easy offers two); a face-down Deck top
+        onto a face-down Down top whose back shows one suit more (it might build on it); turn a
+        face-down top over; a run that covers a card moved to an empty stack that takes it (to
+        turn that card over next). Each of these
         undoes nothing (a card home, a run on its successor, a card out of the Deck stacks, a
         face turned up, a run taken off a card it does not belong on all stay so), so the policy
         cannot go round in circles; with none left it gives up (None): lost for this player."""
@@ -509,7 +516,8 @@ class FrozenNovelty(OneDeckGame):
 
         def placed(m):  # the run already lies on a card it builds on (very easy: either of two)
             below = stacks[m.src][-m.n - 1] if len(stacks[m.src]) > m.n else None
-            return below is not None and is_up(below) and state.rules.builds(card_of(stacks[m.src][-m.n]), card_of(below))
+            return (below is not None and is_up(below)
+                    and state.rules.builds(card_of(stacks[m.src][-m.n]), card_of(below)))
 
         rules = (lambda m: m.kind == "found",
                  lambda m: m.kind == "move" and bool(stacks[m.dst]) and not placed(m),
