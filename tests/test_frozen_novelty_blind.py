@@ -168,9 +168,9 @@ def test_solve_blind_and_play_on_the_command_line(tmp_path):
     deal = tmp_path / "small.toml"
     deal.write_text('game = "frozen-novelty"\n[options]\nvariant = "very-hard"\n[position]\n'
                     + "".join(f'{k} = "{v}"\n' for k, v in SMALL.items()))
-    out = run_cli("solve", str(deal), "--mode", "blind", check=True).stdout
+    out = run_cli("solve", str(deal), "--mode", "blind", "--time-limit", "120", check=True).stdout
     assert "sees the face-up cards and the backs" in out and "(exact)" in out
-    out = run_cli("solve", str(deal), "--mode", "blind", "--json", check=True).stdout
+    out = run_cli("solve", str(deal), "--mode", "blind", "--time-limit", "120", "--json", check=True).stdout
     assert json.loads(out)["exact"] is True
     seeded = tmp_path / "seeded.toml"
     seeded.write_text('game = "frozen-novelty"\nseed = 5\n')
