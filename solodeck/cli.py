@@ -350,7 +350,8 @@ def cmd_play(args) -> int:
     steps = []
     for d in decisions:
         row = d.rows[0] if d.rows else None
-        note = "" if row is None else f"win probability {row['win_probability']:.3f} {_how_estimated(row)}"
+        note = ("" if row is None or row["win_probability"] is None
+                else f"win probability {row['win_probability']:.3f} {_how_estimated(row)}")
         steps.append({"position": d.state.seen_text(), "move": str(d.move), "note": note})
     outcome = state.outcome()
     won = outcome is not None and outcome.won

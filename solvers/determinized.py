@@ -40,28 +40,37 @@ class Determinizer:
         self.game, self.samples, self.seed = game, samples, seed
         self.solver = make_solver(game, Limits(time_limit=seconds, memory_mb=512))
         self.worlds: list = []
-        self._view = None       # the view the worlds are consistent with
-        self._moved = None      # the move the player made from that view, if any
+        self._seen = None       # what the player saw (seen_text: stack by stack) where the worlds are
+        self._moved = None      # the move the player made from there, if any
         self.drawn = 0          # how many times the worlds were drawn afresh (a new game, or lost track)
         self.valued = 0         # positions valued, and how many of them the cap stopped
         self.capped = 0
 
     # -- the worlds ----------------------------------------------------------------------------
     def worlds_for(self, state) -> list:
-        view = state.view()
-        if view != self._view:
-            followed = self._follow(view) if self._moved is not None else None
-            if followed is None:
-                followed = [state.sample_world(SplitMix64(self.seed, i)) for i in range(self.samples)]
-                self.drawn += 1
-            self.worlds, self._view, self._moved = followed, view, None
+        """The worlds, consistent with what ``state`` shows. Compared stack by stack (seen_text),
+        not by view(): a view may fold interchangeable stacks, and a world whose stacks are
+        permuted against the real game's would take the player's next move elsewhere."""
+        seen = state.seen_text()
+        if self._moved is not None:
+            followed = self._follow(seen)
+            self.worlds = followed if followed is not None else []
+            self._moved = None
+        elif seen != self._seen:
+            self.worlds = []
+        if not self.worlds:
+            self.worlds = [state.sample_world(SplitMix64(self.seed, i)) for i in range(self.samples)]
+            self.drawn += 1
+        self._seen = seen
         return self.worlds
 
     def moved(self, move) -> None:
-        """The player made ``move`` from the current worlds' view."""
+        """The player made ``move`` from where the worlds are."""
         self._moved = move
 
-    def _follow(self, view):
+    def _follow(self, seen):
+        """Each world after the player's move and the face the real game showed, or None if one
+        cannot follow (then the worlds are drawn afresh)."""
         out = []
         for world in self.worlds:
             if self._moved not in world.legal_moves():
@@ -69,10 +78,8 @@ class Determinizer:
             world = world.play(self._moved)
             if world.is_chance():
                 world = next((w for o, _weight in world.chance_outcomes()
-                              if (w := world.apply_chance(o)).view() == view), None)
-                if world is None:
-                    return None
-            if world.is_chance() or world.view() != view:
+                              if (w := world.apply_chance(o)).seen_text() == seen), None)
+            if world is None or world.is_chance() or world.seen_text() != seen:
                 return None
             out.append(world)
         return out

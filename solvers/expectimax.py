@@ -119,7 +119,10 @@ class ExpectimaxSolver:
     def _root_value(self, state):
         self._index.clear()  # a search a limit stopped may have left its path behind
         self._component.clear()
-        return self._value(state)[0]
+        try:
+            return self._value(state)[0]
+        except RecursionError:  # a path deeper than Python's stack (long cyclic games): a limit
+            raise SearchStopped(StopReason.MEMORY_LIMIT) from None
 
     def _value(self, state):
         """(value, low): the value of ``state`` and the smallest discovery number of a position

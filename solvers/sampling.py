@@ -160,10 +160,11 @@ class BlindPolicy:
         if rows is None:
             rows = (self.determinizer.rows(state) if self.determinizer is not None
                     else estimated_rows(self.game, state, self.samples, self.seed))
-        if not self.game.acyclic:
+        if not self.game.acyclic:  # among the valued moves, those back to a view met go last
             self._met.add(state.view())
-            back = [r for r in rows if _decision_view(state.play(r["move"])) in self._met]
-            rows = [r for r in rows if r not in back] + back
+            valued = [r for r in rows if r["win_probability"] is not None]
+            back = [r for r in valued if _decision_view(state.play(r["move"])) in self._met]
+            rows = [r for r in valued if r not in back] + back + rows[len(valued):]
         self._moving(state, rows[0]["move"])
         return rows
 
@@ -217,6 +218,8 @@ def solve_blind(game, state, limits: Limits, samples: int, seed: int = 0, progre
     best = rows[0]
     return finish_blind(
         game, status=Status.ESTIMATED,
+        # winnable: a blind player wins with a positive probability (a sampled world won with every
+        # face known is a world the player may be in, and playing its line wins there)
         verdict=Verdict.WINNABLE if best["win_probability"] > 0 else Verdict.UNKNOWN, exact=False,
         line=[best["move"]], start=start, nodes=exact.nodes + samples * len(rows), stored=exact.unique_states,
         engine=engine, win_probability=best["win_probability"], expected_score=best["expected_score"],
