@@ -392,13 +392,13 @@ def cmd_analyze(args) -> int:
                       progress=not (args.quiet or args.json),
                       command="solodeck " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
     plot_game(summary, read_rows(out / "deals.csv"), out, game.title, game.score_name)
-    update_cross_game(out.parent)
+    table = update_cross_game(out.parent)
     if args.json:
         print(json.dumps(summary))
     else:
         print(summary_text(summary, game.title, game.score_name))
-        print(f"written: {out / 'deals.csv'}, {out / 'summary.json'}, {out / 'plots.png'}; "
-              f"cross-game table: {out.parent / 'README.md'}")
+        print(f"written: {out / 'deals.csv'}, {out / 'summary.json'}, {out / 'plots.png'}"
+              + (f"; cross-game table: {table}" if table else ""))
     return 0
 
 

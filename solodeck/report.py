@@ -110,11 +110,12 @@ def cross_game_table(found: list) -> str:
     return "\n".join(lines)
 
 
-def update_cross_game(results: Path) -> None:
-    """Rewrite the table in results/README.md (between its markers) and results/winrates.png."""
+def update_cross_game(results: Path) -> Path | None:
+    """Rewrite the table in results/README.md (between its markers) and results/winrates.png;
+    the README's path, or None when ``results`` holds no results/<game>/summary.json."""
     found = collect(results)
     if not found:
-        return
+        return None
     readme = results / "README.md"
     text = readme.read_text() if readme.exists() else "# Results\n"
     table = f"{TABLE_START}\n{cross_game_table(found)}\n{TABLE_END}"
@@ -125,6 +126,7 @@ def update_cross_game(results: Path) -> None:
         text = text.rstrip("\n") + "\n\n" + table + "\n"
     readme.write_text(text)
     _plot_win_rates(found, results / "winrates.png")
+    return readme
 
 
 def _plot_win_rates(found, path):

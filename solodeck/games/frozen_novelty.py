@@ -503,7 +503,8 @@ class FrozenNovelty(OneDeckGame):
     def baseline_move(self, state):
         """A simple rule a person would use, first that applies: a card home; a run onto a card
         it builds on (unless it lies on one already: very easy offers two); a face-down Deck top
-        onto a face-down Down top whose back shows one suit more (it might build on it); turn a
+        into an empty Down stack or onto a face-down Down top whose back shows one suit more (it
+        might build on it); turn a
         face-down top over; a run that covers a card moved to an empty stack that takes it (to
         turn that card over next). Each of these
         undoes nothing (a card home, a run on its successor, a card out of the Deck stacks, a
@@ -521,8 +522,8 @@ class FrozenNovelty(OneDeckGame):
 
         rules = (lambda m: m.kind == "found",
                  lambda m: m.kind == "move" and bool(stacks[m.dst]) and not placed(m),
-                 lambda m: (m.kind == "down" and m.src in DECK and m.dst in DOWN and bool(stacks[m.dst])
-                            and suits(stacks[m.dst][-1]) == suits(stacks[m.src][-1]) + 1),
+                 lambda m: (m.kind == "down" and m.src in DECK and m.dst in DOWN
+                            and (not stacks[m.dst] or suits(stacks[m.dst][-1]) == suits(stacks[m.src][-1]) + 1)),
                  lambda m: m.kind == "flip",
                  lambda m: m.kind == "move" and m.n == state.run_length(m.src) < len(stacks[m.src]))
         moves = state.legal_moves()
