@@ -14,6 +14,12 @@ from solodeck.api import advance_chance
 RANK_NEVER, RANK_FIRST_CHOICE, RANK_CHOICES, RANK_ALWAYS = "never", "first-choice", "choices", "always"
 
 
+# Where positions repeat, a policy can also wander through new positions for ever (Frozen Novelty's
+# face-down rearrangements): after this many decisions it is taken to have given up. Real games
+# end far sooner (Frozen Novelty's longest wins take a few hundred).
+MAX_DECISIONS = 3000
+
+
 @dataclass
 class Decision:
     state: object          # the position the player faced
@@ -25,15 +31,15 @@ def play_episode(state, policy, rank: str = RANK_NEVER):
     """Play ``state`` to the end with ``policy`` (a callable state -> move). ``rank`` says at which
     decisions to ask ``policy.rank(state)`` and play its first row: never, at the first decision
     with a real choice, at every decision with a choice, or always. Returns (decisions, final
-    state); a policy that gives up (returns None) or comes back to a position it has already
-    decided at leaves a final state without an outcome: lost."""
+    state); a policy that gives up (returns None), comes back to a position it has already
+    decided at, or reaches MAX_DECISIONS leaves a final state without an outcome: lost."""
     state = advance_chance(state)
     decisions: list[Decision] = []
     ranked_once = False
     met = set()  # the views decided at: where positions repeat, coming back to one is going round in circles
     while state.outcome() is None:
         view = state.view()
-        if view in met:  # e.g. a run with one legal move back and forth: the player is stuck, lost
+        if view in met or len(met) >= MAX_DECISIONS:  # round in circles, or wandering without end: lost
             break
         met.add(view)
         choice = len(state.legal_moves()) > 1
