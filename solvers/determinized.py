@@ -19,14 +19,16 @@ world takes the same move and, at a chance node, the outcome the real game showe
 ``apply_chance`` puts that face there, trading places with the card that held it in the world).
 The worlds stay uniform among those consistent with the new view (a transposition within equal
 backs preserves uniformity), and the solver, kept for the whole game, finds most of their
-positions already in its table. A world that cannot follow (another game, a view that does not
-match) is drawn anew: the worlds only ever depend on what the player has seen and on the seed.
+positions already in its table. If a world cannot follow (another game, stacks that no longer
+match what is seen), all are drawn anew: the worlds only ever depend on what the player has seen
+and on the seed.
 """
 from __future__ import annotations
 
 from solodeck.api import advance_chance
 from solodeck.result import Limits
 from solodeck.shuffle import SplitMix64
+from .sampling import unvalued_rows, wilson_interval
 
 WORLD_SECONDS = 0.03  # the open solver's cap per position and world (a stopped search counts as a loss)
 
@@ -91,8 +93,6 @@ class Determinizer:
         winning score, then the game's own order in the worlds (``candidates``: Frozen Novelty
         turns cards over late, which a blind player wants). Moves to the same view share one
         valuation; moves left out of the candidates are listed last, unvalued (as rollouts do)."""
-        from .sampling import unvalued_rows, wilson_interval
-
         worlds = self.worlds_for(state)
         alive = [w for w in worlds if self._wins(w)]  # a world lost now is lost after every move
         by_view: dict = {}
