@@ -17,7 +17,6 @@ from .errors import UnknownGameError, UnsupportedError
 
 # (name, aliases, title) of the seed games still to come.
 PLANNED = [
-    ("area-52", ("area52",), "Area 52"),
     ("dead-center", ("deadcenter",), "Dead Center"),
     ("loot-the-loop", ("loot",), "Loot the Loop"),
     ("hide-and-seek", ("hide",), "Hide and Seek"),
