@@ -45,7 +45,8 @@ def position(table, attackers="", aliens="", returned="", defenders="", wave=1, 
 
 
 def texts(moves):
-    return sorted(str(m) for m in moves)
+    """The moves' texts without their " on <attacker>"."""
+    return sorted(str(m).split(" on ")[0] for m in moves)
 
 
 # -- the rule text's examples -------------------------------------------------------------------------
@@ -215,12 +216,18 @@ def test_every_card_is_in_exactly_one_place_along_a_random_game(seed):
 def test_move_notation_round_trips_and_short_forms():
     for move in (dual(card("5H"), card("3C")), single(card("7S")), sacrifice(card("3S"))):
         assert parse_move(str(move)) == move
+    state = position("7S 3C 3S 6C 9C AS", "5H 8D KH", defenders="4S 2C")
+    assert str(state.legal_moves()[0]) == "single 7S on 5H" and parse_move("single 7S on 5H").alien == card("5H")
+    assert parse_move("single 7S on 5H") == parse_move("single 7S")  # the attacker is only shown
+    with pytest.raises(MoveError):
+        state.play(parse_move("single 7S on 8D"))  # not the current attacker
     assert parse_move("d 3C+5H") == dual(card("5H"), card("3C"))
     assert parse_move("s 7s") == single(card("7S")) and parse_move("x 3S") == sacrifice(card("3S"))
     assert parse_move("sac 10S") == sacrifice(card("TS"))
 
 
-@pytest.mark.parametrize("bad", ["", "dual", "dual 5H", "single 7S 8S", "attack 7S", "sacrifice ZZ", "dual 5H+JK"])
+@pytest.mark.parametrize("bad", ["", "dual", "dual 5H", "single 7S 8S", "attack 7S", "sacrifice ZZ", "dual 5H+JK",
+                                 "single 7S on", "single 7S on ZZ"])
 def test_bad_move_text(bad):
     with pytest.raises(MoveError):
         parse_move(bad)

@@ -19,7 +19,7 @@ its own; blind play draws from its composition, which the player saw discarded.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .. import cards as C
 from ..api import Deal, Game, NoWin, Outcome, check_exact_pile, without_first
@@ -44,46 +44,53 @@ def value_of(card: int) -> int:
 @dataclass(frozen=True, order=True)
 class Action:
     """One way to handle the current attacker. ``kind``: "dual" (``cards`` = the two defenders,
-    canonical order), "single" or "sacrifice" (``cards`` = the one defender)."""
+    canonical order), "single" or "sacrifice" (``cards`` = the one defender). ``alien``, the
+    attacker, is only shown (``dual 5H+3C on 8D``): the position fixes it, so equality ignores it
+    and a move written without it is the same move."""
 
     kind: str
     cards: tuple
+    alien: int | None = field(default=None, compare=False)
 
     def __str__(self):
-        return f"{self.kind} {'+'.join(C.format_card(c) for c in self.cards)}"
+        on = f" on {C.format_card(self.alien)}" if self.alien is not None else ""
+        return f"{self.kind} {'+'.join(C.format_card(c) for c in self.cards)}{on}"
 
 
-def dual(a: int, b: int) -> Action:
-    return Action("dual", (min(a, b), max(a, b)))
+def dual(a: int, b: int, alien: int | None = None) -> Action:
+    return Action("dual", (min(a, b), max(a, b)), alien)
 
 
-def single(d: int) -> Action:
-    return Action("single", (d,))
+def single(d: int, alien: int | None = None) -> Action:
+    return Action("single", (d,), alien)
 
 
-def sacrifice(d: int) -> Action:
-    return Action("sacrifice", (d,))
+def sacrifice(d: int, alien: int | None = None) -> Action:
+    return Action("sacrifice", (d,), alien)
 
 
 _KINDS = {"dual": "dual", "d": "dual", "single": "single", "s": "single", "sacrifice": "sacrifice",
           "sac": "sacrifice", "x": "sacrifice"}
-_MOVE_RE = re.compile(r"^([a-z]+)\s+(.+)$", re.IGNORECASE)
+_MOVE_RE = re.compile(r"^([a-z]+)\s+(.+?)(?:\s+on\s+(\S+))?$", re.IGNORECASE)
 
 
 def parse_move(text: str) -> Action:
     expected = ("expected 'dual 5H+3C' (two defenders summing to the attacker), 'single 7S' (one defender of "
-                "the other colour, higher) or 'sacrifice 3S' (short: d, s, x)")
+                "the other colour, higher) or 'sacrifice 3S' (short: d, s, x), optionally followed by 'on' and "
+                "the attacker, e.g. 'single 7S on 5H'")
     m = _MOVE_RE.match(text.strip())
     if not m or m.group(1).lower() not in _KINDS:
         raise MoveError(f"'{text}' is not an Area 52 move ({expected})")
     kind = _KINDS[m.group(1).lower()]
     try:
         cards = [C.parse_card(w) for w in m.group(2).replace("+", " ").split()]
+        alien = C.parse_card(m.group(3)) if m.group(3) else None
     except ValueError as exc:
         raise MoveError(f"'{text}': {exc}") from None
-    if C.JOKER in cards or len(cards) != (2 if kind == "dual" else 1) or (kind == "dual" and cards[0] == cards[1]):
+    if C.JOKER in cards or alien == C.JOKER or len(cards) != (2 if kind == "dual" else 1) \
+            or (kind == "dual" and cards[0] == cards[1]):
         raise MoveError(f"'{text}' is not an Area 52 move ({expected})")
-    return dual(*cards) if kind == "dual" else Action(kind, (cards[0],))
+    return dual(cards[0], cards[1], alien) if kind == "dual" else Action(kind, (cards[0],), alien)
 
 
 # -- the state ------------------------------------------------------------------------------------
@@ -177,7 +184,7 @@ class State(BaseState):
         return self._moves
 
     def play(self, move):
-        if move not in self.legal_moves():
+        if move not in self.legal_moves() or move.alien not in (None, self.attackers[0]):
             raise MoveError(f"'{move}' is not legal here")
         alien, rest = self.attackers[0], self.attackers[1:]
         table, returned, gone = self.table, self.returned, ()
@@ -286,9 +293,9 @@ def actions(table: tuple, alien: int) -> list:
     for i, a in enumerate(table):
         for b in table[i + 1:]:
             if VALUE[a] + VALUE[b] == v:
-                moves.append(Action("dual", (a, b)))
-    moves += [Action("single", (d,)) for d in table if RED[d] != red and VALUE[d] > v]
-    moves += [Action("sacrifice", (d,)) for d in table]
+                moves.append(Action("dual", (a, b), alien))
+    moves += [Action("single", (d,), alien) for d in table if RED[d] != red and VALUE[d] > v]
+    moves += [Action("sacrifice", (d,), alien) for d in table]
     return moves
 
 
@@ -317,7 +324,7 @@ class Area52(Game):
     title = "Area 52"
     source = "Isaludo (seeds/000), p. 14"
     has_chance = True
-    score_name = "defenders left (a loss: minus the aliens left, and 50 more in wave 1)"
+    score_name = "score"  # a win: defenders left; a loss: minus the aliens left, 50 less in wave 1
     score_sense = "higher"
     modes = ("open", "blind")
     anytime = True
@@ -359,7 +366,8 @@ class Area52(Game):
         kernel = self.load_kernel()
         if kernel is None or not state.legal_moves():
             return None
-        return [_from_kernel(m) for m in kernel.legal_moves(state.table, state.attackers[0], state.wave)]
+        alien = state.attackers[0]
+        return [_from_kernel(m, alien) for m in kernel.legal_moves(state.table, alien, state.wave)]
 
     def fast_rollouts(self, state, samples, seed):
         """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the baseline policy, for
@@ -381,9 +389,9 @@ def _to_kernel(move: Action) -> tuple:
     return _KERNEL_KINDS.index(move.kind), move.cards[0], move.cards[1] if move.kind == "dual" else -1
 
 
-def _from_kernel(move) -> Action:
+def _from_kernel(move, alien=None) -> Action:
     kind, a, b = move
-    return Action(_KERNEL_KINDS[kind], (a, b) if b >= 0 else (a,))
+    return Action(_KERNEL_KINDS[kind], (a, b) if b >= 0 else (a,), alien)
 
 
 GAME = Area52()  # the registry's instance (solodeck/registry.py)
