@@ -2,7 +2,7 @@
 script, not a test).
 
     python bench/area52.py [--frontier 3,4,5,6,8] [--frontier-positions 5] [--frontier-time-limit 30]
-                           [--deals 1000] [--jobs 2] [--open-time-limit 1] [--samples 64]
+                           [--deals 1000] [--blind-deals N] [--jobs 2] [--open-time-limit 1] [--samples 64]
 
 Part 2, the exact frontier of open mode: wave-2 endgames with k aliens left (the baseline's games
 of seeds 0, 1, ... where they get there), solved by the exact search (solvers/dfs.py). Per k: how
@@ -52,16 +52,25 @@ def frontier(args):
 
 def win_rates(args):
     rows, wall = chance_bench.deal_rows("area-52", args, memory_mb=512)
-    chance_bench.print_win_rates(args, rows, wall, say_none=True)
+    n = len(rows)
+    print(f"\nPart 1: seeds {args.first_seed}..{args.first_seed + n - 1}, {args.jobs} worker processes, {wall:.0f} s wall")
+    print(rate_line("open (verdict)", sum(r["verdict"] == "winnable" for r in rows), n,
+                    sum(r["verdict"] == "unknown" for r in rows), say_none=True))
+    blind = [r for r in rows if r["blind"] is not None]
+    if blind:
+        print(rate_line("blind policy", sum(r["blind"] for r in blind), len(blind)) + f"  (first {len(blind)} deals)")
+        print(rate_line("baseline, same", sum(r["baseline"] for r in blind), len(blind)))
+    print(rate_line("baseline policy", sum(r["baseline"] for r in rows), n))
     times = [r["seconds"] for r in rows]
     print(f"open mode, time per deal (limit {args.open_time_limit} s): median {statistics.median(times):.2f} s, "
           f"p95 {percentile(times, 0.95):.2f} s, max {max(times):.2f} s; "
           f"{sum(r['nodes'] for r in rows) / max(sum(times), 1e-9):,.0f} nodes/s")
     print(chance_bench.exactness_line(rows, " (a verdict is decided when a win is found or proven impossible)"))
     print("open mode, best scores found (defenders left): " + chance_bench.score_counts(r["score"] for r in rows))
-    print("blind policy, scores of its wins: " + chance_bench.score_counts(r["blind_score"] for r in rows))
     print("baseline, scores of its wins: " + chance_bench.score_counts(r["baseline_score"] for r in rows))
-    print(chance_bench.blind_time_line(rows, args.samples, p95=True))
+    if blind:
+        print("blind policy, scores of its wins: " + chance_bench.score_counts(r["blind_score"] for r in blind))
+        print(chance_bench.blind_time_line(blind, args.samples, p95=True))
     print(chance_bench.worker_memory_line())
 
 
@@ -87,6 +96,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     chance_bench.add_options(parser, jobs=2, frontier=[3, 4, 5, 6, 8], frontier_time_limit=30.0)
     parser.set_defaults(open_time_limit=1.0)
+    parser.add_argument("--blind-deals", type=int, default=None,
+                        help="the blind policy plays only the first this many deals (default: all)")
     parser.add_argument("--no-kernel-part", action="store_true", help="skip part 3")
     args = parser.parse_args()
     print("Area 52 benchmark")
