@@ -253,6 +253,41 @@ class State(BaseState):
                 forced += now
         return forced
 
+    def search_moves(self):
+        """The legal moves, those that lose no defender first (duals that discard none, singles),
+        then by defenders lost."""
+        moves = self.legal_moves()
+        if len(moves) <= 1:
+            return moves
+        alien = self.attackers[0]
+        return sorted(moves, key=lambda m: losses(m, alien, self.wave))
+
+    def heuristic(self):
+        """Defenders left against aliens still to come (in wave 1, wave 2's too: the discard pile
+        so far plus a card per wave-1 alien left): about one defender is lost per two aliens."""
+        future = self.aliens_left() + (len(self.discard) + self.aliens_left() if self.wave == 1 else 0)
+        return 2 * self.defenders_left() - future
+
+    def seen_text(self):
+        return self._text(blind=True)
+
+    def __str__(self):
+        return self._text(blind=False)
+
+    def _text(self, blind):
+        out = self.outcome()
+        lines = [f"wave {self.wave}, aliens left {self.aliens_left()}, defender deck {len(self.defenders)}"
+                 + (f"  {'won' if out.won else 'lost'} (score {out.score})" if out else "")]
+        lines.append(f"defenders: {C.format_cards(self.table) or '(none)'}")
+        lines.append(f"attackers: {C.format_cards(self.attackers) or '(to flip)'}")
+        if blind:
+            lines.append(f"alien deck: {len(self.hidden)} unseen"
+                         + (f" + returned {C.format_cards(self.returned)}" if self.returned else ""))
+        else:
+            lines.append(f"alien deck: {C.format_cards(self.hidden + self.returned) or '(empty)'}")
+            lines.append(f"defender deck: {C.format_cards(self.defenders) or '(empty)'}")
+        return "\n".join(lines)
+
 
 def actions(table: tuple, alien: int) -> list:
     """Every way to handle ``alien`` with the defenders ``table`` (sorted): duals, singles, then
