@@ -17,7 +17,6 @@ from .errors import UnknownGameError, UnsupportedError
 
 # (name, aliases, title) of the seed games still to come.
 PLANNED = [
-    ("dead-center", ("deadcenter",), "Dead Center"),
     ("loot-the-loop", ("loot",), "Loot the Loop"),
     ("hide-and-seek", ("hide",), "Hide and Seek"),
     ("emissary", ("the-emissary",), "The Emissary"),
