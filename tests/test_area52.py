@@ -18,7 +18,7 @@ from solodeck.errors import DealError, MoveError
 from solodeck.ext import extensions_disabled
 from solodeck.games.area52 import GAME, RED, State, dual, parse_move, sacrifice, single
 from solodeck.result import Limits
-from solodeck.shuffle import SplitMix64, shuffled
+from solodeck.shuffle import shuffled
 from solodeck.solvers import DepthFirstSolver, solve_open
 from solodeck.solvers.expectimax import ExpectimaxSolver
 from solodeck.solvers.sampling import BlindPolicy, rollout_stats

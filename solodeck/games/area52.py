@@ -25,7 +25,7 @@ from .. import cards as C
 from ..api import Deal, Game, NoWin, Outcome, check_exact_pile, without_first
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
-from ..shuffle import SplitMix64, shuffled, shuffled_by
+from ..shuffle import shuffled
 
 TABLE = 6            # defenders face up, refilled after every action while the defender deck lasts
 PER_TURN = 3         # aliens flipped per turn
