@@ -243,9 +243,10 @@ class State(BaseState):
         return self.jokers
 
     def score_bound(self):
-        """Each turn draws one card and kills at most one zombie, so a win leaves at most the deck
-        less the zombies still alive (less one fewer once this turn's card is drawn); below zero,
-        no win. It reads only how many cards are left, so it holds blind too."""
+        """Each turn draws one card and kills at most one zombie, so a win leaves at most the cards
+        in the deck less the zombies alive, plus one once this turn's card is drawn (its kill
+        needs no further draw); below zero, no win. It reads only how many cards are left, so it
+        holds blind too."""
         outcome = self.outcome()
         if outcome is not None:
             return outcome.score if outcome.won else NO_WIN
