@@ -209,6 +209,9 @@ class Game:
                                  # first): for games with many moves and no compiled rollouts
     blind_samples: int = 64      # the blind policy's samples per decision by default (rollouts per move; sampled
                                  # worlds in games with hidden faces, each world far dearer than a rollout)
+    blind_estimator: str | None = None  # beyond the exact tree: "rollouts" (the baseline over sampled draws) or
+                                 # "determinized" (sampled worlds solved open); None: determinized for games
+                                 # with hidden faces, rollouts otherwise
     blind_exact_states: int | None = None  # the blind policy's exact attempt at a decision stores at
                                  # most this many states (None: solvers/sampling.py's default)
     acyclic: bool = True         # no move sequence returns to a position (solvers/dfs.py); False:
@@ -264,6 +267,10 @@ class Game:
         """The baseline policy: a simple rule a person would use. Every game with a blind mode
         has one (rollouts play it)."""
         raise UnsupportedError(f"{self.name} has no baseline policy")
+
+    def estimator(self) -> str:
+        """How the blind policy estimates beyond the exact tree (``blind_estimator``)."""
+        return self.blind_estimator or ("determinized" if self.has_hidden else "rollouts")
 
     # -- values --------------------------------------------------------------------------------
     def utility(self, outcome: Outcome | None) -> tuple:

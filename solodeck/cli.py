@@ -285,7 +285,7 @@ def _solve_blind(args, game, deal) -> int:
     progress, close = _progress(args.quiet or args.json)
     try:
         state = advance_chance(game.initial_state(deal))  # the cards seen before the first decision
-        result = solve_blind(game, state, limits, args.samples or (100 if game.has_hidden else 1000), 0, progress)
+        result = solve_blind(game, state, limits, args.samples or (100 if game.estimator() == "determinized" else 1000), 0, progress)
         per_decision = Limits(args.time_limit or HINT_EXACT_SECONDS, args.max_states, args.memory)
         hints = (build_blind_hints(game, deal, BlindPolicy(game, args.samples or game.blind_samples, 0, per_decision))
                  if args.hints else None)

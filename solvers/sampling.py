@@ -150,7 +150,7 @@ class BlindPolicy:
             states = game.blind_exact_states or (20_000 if compiled else 500)
             exact_limits = Limits(max_states=states, memory_mb=64)
         self.exact_limits = exact_limits
-        self.determinizer = Determinizer(game, samples, seed) if game.has_hidden else None
+        self.determinizer = Determinizer(game, samples, seed) if game.estimator() == "determinized" else None
         self._met: set = set()
 
     def rank(self, state) -> list:
@@ -209,7 +209,7 @@ def solve_blind(game, state, limits: Limits, samples: int, seed: int = 0, progre
     exact = ExpectimaxSolver(game, limits, progress).solve(state)
     if exact.exact or not state.legal_moves():
         return exact
-    if game.has_hidden:
+    if game.estimator() == "determinized":
         from .determinized import Determinizer
 
         rows, engine = Determinizer(game, samples, seed).rows(state), "determinized"

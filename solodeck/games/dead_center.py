@@ -318,9 +318,12 @@ class DeadCenter(Game):
     aliases = ("deadcenter",)
     title = "Dead Center"
     source = "Isaludo (seeds/000), p. 19"
-    implemented = False  # step 12 in progress: the engine is here, the solvers' work is not done yet
     has_chance = True
     has_hidden = True
+    blind_estimator = "rollouts"  # a hidden face turns up only at a chance node over the unseen faces, so
+                                  # rollouts of the baseline sample it as the player would meet it
+    model = "dead_center"         # encodings/dead_center.py: the open-mode engine (whole deals in about 1 s)
+    blind_exact_states = 100      # exact blind values fit only the last few cards
     score_name = "cards left in the deck"
     score_sense = "higher"
     modes = ("open", "blind")
@@ -343,10 +346,9 @@ class DeadCenter(Game):
         check_exact_pile(piles["deck"], list(NUMBER_CARDS) + [JOKER] * jokers, source, "deck")
 
     def initial_state(self, deal: Deal) -> State:
-        if deal.position is not None:
-            raise DealError(deal.source, "position", "Dead Center positions are not supported yet: give the piles "
-                                                     "or a seed")
         jokers = deal.options["jokers"]
+        if deal.position is not None:
+            return _state_from_position(deal.position, deal.source, jokers)
         deck = tuple(deal.piles["deck"])
         if sum(c == JOKER for c in deck) != jokers:
             raise DealError(deal.source, "deck", f"{sum(c == JOKER for c in deck)} jokers, but options.jokers = "
@@ -371,4 +373,64 @@ class DeadCenter(Game):
         return moves[0]
 
 
+    def fast_solver(self, limits, progress=None):
+        """The CP-SAT model (encodings/dead_center.py) with DepthFirstSolver's interface: the
+        depth-first search decides endgames only, the model whole deals."""
+        from ..encodings import cpsat_solver
+
+        return cpsat_solver(self, limits)
+
+
 GAME = DeadCenter()  # the registry's instance (solodeck/registry.py)
+
+
+# -- deal files: a mid-game position (a turn's start) ---------------------------------------------------
+_POSITION_FIELDS = {"cabin": "the 9 piles' top cards, row by row", "zombies": "the 12 face cards in space order",
+                    "up": "the spaces (1-12) whose zombie is face up", "dead": "the spaces (1-12) killed",
+                    "deck": "the cards still to draw, top first"}
+
+
+def _spaces(position, name, source) -> set:
+    spaces = position.get(name, [])
+    if not isinstance(spaces, list) or not all(isinstance(x, int) and 1 <= x <= SPACES for x in spaces) \
+            or len(set(spaces)) != len(spaces):
+        raise DealError(source, f"position.{name}", f"expected a list of distinct spaces 1-{SPACES}, e.g. [1, 5]")
+    return {x - 1 for x in spaces}
+
+
+def _state_from_position(position: dict, source: str, jokers: int) -> State:
+    """``[position]`` (see _POSITION_FIELDS) at the start of a turn. The cards under the tops are
+    gone for good, so they are not given: the cabin and the deck hold distinct number cards and at
+    most ``jokers`` jokers; the other spaces' zombies are face down."""
+    for key in position:
+        if key not in _POSITION_FIELDS:
+            raise DealError(source, f"position.{key}", f"unknown field (expected: {', '.join(_POSITION_FIELDS)})")
+    piles = {}
+    for name in ("cabin", "zombies", "deck"):
+        text = position.get(name, "")
+        if not isinstance(text, str):
+            raise DealError(source, f"position.{name}", 'expected a string of cards such as "7S 3C"')
+        piles[name] = C.parse_cards(text, source=source, field=f"position.{name}")
+    check_exact_pile(piles["zombies"], list(FACE_CARDS), source, "position.zombies")
+    if len(piles["cabin"]) != CELLS:
+        raise DealError(source, "position.cabin", f"expected {CELLS} top cards, found {len(piles['cabin'])}")
+    seen: dict = {}
+    for name in ("cabin", "deck"):
+        for card in piles[name]:
+            if card in FACE_CARDS:
+                raise DealError(source, f"position.{name}", f"{C.format_card(card)} is a face card: the zombies "
+                                                            "hold those")
+            if card != JOKER and card in seen:
+                raise DealError(source, f"position.{name}", f"{C.format_card(card)} is already in "
+                                                            f"position.{seen[card]}")
+            seen[card] = name
+    count = sum(c == JOKER for c in piles["cabin"] + piles["deck"])
+    if count > jokers:
+        raise DealError(source, "position", f"{count} jokers, but options.jokers = {jokers}")
+    up, dead = _spaces(position, "up", source), _spaces(position, "dead", source)
+    if up & dead:
+        raise DealError(source, "position.up", f"space {min(up & dead) + 1} is also in position.dead")
+    if len(dead) == SPACES:
+        raise DealError(source, "position.dead", "every zombie is dead: the game is already won")
+    status = tuple(DEAD if s in dead else UP if s in up else DOWN for s in range(SPACES))
+    return State(tuple(piles["cabin"]), tuple(piles["zombies"]), status, tuple(piles["deck"]), REVEAL, jokers=jokers)
