@@ -257,11 +257,30 @@ class State(BaseState):
     def search_moves(self):
         """The legal moves, a kill before passing: killing never hurts (a dead zombie asks nothing
         more, so any line that wins with it alive wins as soon with it dead), so pass is left out
-        when a kill is possible."""
+        when a kill is possible. Plays come best first by the baseline's ranking (play_rank)."""
         moves = self.legal_moves()
         if self.step == KILL and len(moves) > 1:
             return moves[:-1]
+        if self.step == PLACE:
+            return sorted(moves, key=self.play_rank)
         return moves
+
+    def play_rank(self, move) -> tuple:
+        """How a player who sees only the face-up zombies ranks a play (lower first): the kills it
+        makes possible, then the face-up zombies whose supports would kill them (ready for a card
+        on their pile), then the live zombies whose supports sum to 10 or more (a jack's need, the
+        least any zombie needs), then the pile whose top is closest in value, then the pile."""
+        cell = move.where - 1
+        tops = self.tops[:cell] + (self.card,) + self.tops[cell + 1:]
+        ready = strong = 0
+        for s in range(SPACES):
+            if self.status[s] != DEAD:
+                a, b = (tops[x] for x in SUPPORTS[s])
+                strong += value_of(a) + value_of(b) >= 10
+                ready += self.status[s] == UP and kills(self.zombies[s], a, b)
+        kills_now = sum(self.status[s] == UP and kills(self.zombies[s], *(tops[x] for x in SUPPORTS[s]))
+                        for s in CELL_SPACES[cell])
+        return -kills_now, -ready, -strong, abs(value_of(self.tops[cell]) - value_of(self.card)), cell
 
     def safe_move(self):
         """The one kill possible after a play (killing never hurts, see search_moves)."""
@@ -322,8 +341,11 @@ class DeadCenter(Game):
     has_hidden = True
     blind_estimator = "rollouts"  # a hidden face turns up only at a chance node over the unseen faces, so
                                   # rollouts of the baseline sample it as the player would meet it
+    kernel = "dead_center"        # ext/dead_center.pyx: the legal moves and the baseline rollouts
     model = "dead_center"         # encodings/dead_center.py: the open-mode engine (whole deals in about 1 s)
     blind_exact_states = 100      # exact blind values fit only the last few cards
+    rollout_moves = SPACES        # every move (at most 12 reveals) is valued, in search_moves' order: the
+                                  # baseline's, so a tie in rollouts (wins are rare) goes its way
     score_name = "cards left in the deck"
     score_sense = "higher"
     modes = ("open", "blind")
@@ -359,19 +381,32 @@ class DeadCenter(Game):
         return parse_move(text)
 
     def baseline_move(self, state):
-        """The baseline policy: reveal the first face-down space; play where the most kills follow,
-        then on the pile whose top is closest in value, then the first pile; kill the first zombie
-        possible."""
+        """The baseline policy: reveal the first face-down space; play first by State.play_rank
+        (kills now, zombies made ready, strong supports, the closest top, the first pile); kill the
+        first zombie possible."""
         moves = state.legal_moves()
-        if state.step == PLACE:
-            def rank(move):
-                cell = move.where - 1
-                tops = state.tops[:cell] + (state.card,) + state.tops[cell + 1:]
-                after = State(tops, state.zombies, state.status, state.deck, KILL, cell=cell, jokers=state.jokers)
-                return (-len(after.kill_options(cell)), abs(value_of(state.tops[cell]) - value_of(state.card)), cell)
-            return min(moves, key=rank)
-        return moves[0]
+        return min(moves, key=state.play_rank) if state.step == PLACE else moves[0]
 
+    # -- the compiled kernel (ext/dead_center.pyx): moves and rollouts; None when it is not built -----
+    def kernel_moves(self, state):
+        kernel = self.load_kernel()
+        if kernel is None or not state.legal_moves():
+            return None
+        return [Move(_KERNEL_KINDS[k], w) for k, w in kernel.legal_moves(*_kernel_position(state))]
+
+    def fast_rollouts(self, state, samples, seed):
+        """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the baseline policy, for
+        every legal move, in the kernel. Face-down faces go in only as the set of unseen faces."""
+        kernel = self.load_kernel()
+        if kernel is None or not state.legal_moves():
+            return None
+        from ..solvers.sampling import candidate_moves
+
+        moves = candidate_moves(self, state)
+        tops, faces, status, step, card, cell = _kernel_position(state)
+        stats = kernel.rollouts(tops, faces, status, state.deck, step, card, cell,
+                                [(_KERNEL_KINDS.index(m.kind), m.where) for m in moves], samples, seed)
+        return [(m, wins, total) for m, (wins, total) in zip(moves, stats)]
 
     def fast_solver(self, limits, progress=None):
         """The CP-SAT model (encodings/dead_center.py) with DepthFirstSolver's interface: the
@@ -379,6 +414,17 @@ class DeadCenter(Game):
         from ..encodings import cpsat_solver
 
         return cpsat_solver(self, limits)
+
+
+_KERNEL_KINDS = ("reveal", "play", "kill", "pass")
+
+
+def _kernel_position(state) -> tuple:
+    """The kernel's arguments for ``state``: its faces as the player knows them (the unseen ones as
+    a set, in sorted order over the face-down spaces: where each lies is never read)."""
+    unseen = iter(sorted(state.unseen_zombies()))
+    faces = tuple(next(unseen) if st == DOWN else z for z, st in zip(state.zombies, state.status))
+    return state.tops, faces, state.status, state.step, state.card, state.cell
 
 
 GAME = DeadCenter()  # the registry's instance (solodeck/registry.py)
