@@ -48,6 +48,16 @@ def _seed(text):
     return value
 
 
+def _option_argument(parser, what: str) -> None:
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help=f"a game option for {what}, e.g. --option jokers=1 (repeatable; `solodeck rules "
+                             "GAME` lists them)")
+
+
+def _options(game, args) -> dict:
+    return game.resolve_options(dict(_key_value(text) for text in args.option), "--option")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="solodeck", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
@@ -99,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="blind policy: rollouts per move where the exact tree is too big (default 64), or "
                         "sampled worlds in games with hidden faces (the game's default: Frozen Novelty 6)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    _option_argument(p, "the deal")
 
     p = sub.add_parser("analyze", help="solve many seeded deals: win rates, scores, difficulty",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -131,9 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--samples", type=_positive_int, default=None, metavar="N",
                    help="blind mode: rollouts per move where the exact tree is too big (default 64), or "
                         "sampled worlds in games with hidden faces (the game's default: Frozen Novelty 6)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="a game option for every deal, e.g. --option variant=hard (repeatable; "
-                        "`solodeck rules GAME` lists them)")
+    _option_argument(p, "every deal")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="run on this Dask distributed scheduler instead of local processes")
     p.add_argument("--out", metavar="DIR", help="output folder (default results/GAME)")
@@ -153,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("deal", help="print a self-contained deal file for a seeded deal")
     p.add_argument("game", help="a game name or alias (see `solodeck games`)")
     p.add_argument("--seed", type=_seed, required=True, help="the deal number (0 to 2^64-1)")
+    _option_argument(p, "the deal")
 
     p = sub.add_parser("rules", help="print a game's rules page, rulings included")
     p.add_argument("game")
@@ -285,7 +295,8 @@ def _solve_blind(args, game, deal) -> int:
     progress, close = _progress(args.quiet or args.json)
     try:
         state = advance_chance(game.initial_state(deal))  # the cards seen before the first decision
-        result = solve_blind(game, state, limits, args.samples or (100 if game.estimator() == "determinized" else 1000), 0, progress)
+        samples = args.samples or (100 if game.estimator() == "determinized" else 1000)
+        result = solve_blind(game, state, limits, samples, 0, progress)
         per_decision = Limits(args.time_limit or HINT_EXACT_SECONDS, args.max_states, args.memory)
         hints = (build_blind_hints(game, deal, BlindPolicy(game, args.samples or game.blind_samples, 0, per_decision))
                  if args.hints else None)
@@ -346,7 +357,8 @@ def cmd_play(args) -> int:
     if not game.has_chance:
         raise UnsupportedError(f"{game.name} has no chance after the deal: `solodeck solve` gives its best line")
     chooser = make_policy(game, args.policy, args.samples or game.blind_samples)
-    decisions, state = play_episode(game.initial_state(game.new_deal(args.seed)), chooser, RANK_CHOICES)
+    decisions, state = play_episode(game.initial_state(game.new_deal(args.seed, _options(game, args))), chooser,
+                                    RANK_CHOICES)
     steps = []
     for d in decisions:
         row = d.rows[0] if d.rows else None
@@ -385,7 +397,7 @@ def cmd_analyze(args) -> int:
     else:
         modes = [args.mode]
     out = Path(args.out or Path("results") / game.name)
-    options = game.resolve_options(dict(_key_value(text) for text in args.option), "--option")
+    options = _options(game, args)
     settings = Settings(game.name, modes, args.time_limit, args.memory, args.samples or game.blind_samples, options)
     seeds = range(args.first_seed, args.first_seed + args.deals)
     summary = analyze(settings, seeds, out, jobs=args.jobs, scheduler=args.scheduler, resume=args.resume,
@@ -465,7 +477,7 @@ def cmd_verify(args) -> int:
 
 def cmd_deal(args) -> int:
     game = get_game(args.game)
-    deal = game.new_deal(args.seed)
+    deal = game.new_deal(args.seed, _options(game, args))
     sys.stdout.write(deal_to_toml(deal, game, f"{game.title}, seeded deal {args.seed} (piles top card first)"))
     return 0
 

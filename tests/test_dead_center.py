@@ -1,15 +1,18 @@
 """Dead Center: every rule clause (placement, kills, the turn, the end), the rule text's examples
 rebuilt on cabins of our own, deals, moves, blind support (views, sampled worlds, the score bound)
-and the card invariant along random seeded games. Rules: seeds/000 p. 19 and RULINGS.md.
-
-The game is registered with ``implemented = False`` while its solvers are written, so these tests
-import the engine directly rather than through the registry or the CLI."""
+the card invariant along random seeded games; deal files with positions; the CP-SAT engine
+against the generic search; the kernel against the reference; the baseline; the command line.
+Rules: seeds/000 p. 19 and RULINGS.md."""
 from __future__ import annotations
 
+import json
 import random
+import tomllib
 from itertools import combinations, pairwise
+from pathlib import Path
 
 import pytest
+from conftest import PUZZLES, fixed_line
 
 from solodeck import cards as C
 from solodeck.api import NO_WIN, Outcome, advance_chance
@@ -38,7 +41,12 @@ from solodeck.games.dead_center import (
     parse_move,
     value_of,
 )
+from solodeck.deals import deal_from_data, load_deal
+from solodeck.result import Limits
 from solodeck.shuffle import SplitMix64, shuffled
+from solodeck.solvers import DepthFirstSolver, make_solver
+from solodeck.solvers.episode import play_episode
+from solodeck.solvers.sampling import BaselinePolicy, BlindPolicy, rollout_stats
 
 JK = JOKER
 
@@ -420,8 +428,9 @@ def test_search_moves_leave_pass_out_when_a_kill_is_possible():
     assert one.search_moves() == [Move("kill", 1)]
     nothing = position("2C 3C 4C 5C 5C 6C 6C 7C 8C", {1: "KD"}, up={1}, step=KILL, cell=0)
     assert nothing.legal_moves() == [PASS] and nothing.search_moves() == [PASS]
-    place = example("5H")
-    assert place.search_moves() == place.legal_moves()
+    place = example("5H")  # plays: all of them, best first for the baseline
+    assert sorted(place.search_moves()) == sorted(place.legal_moves())
+    assert place.search_moves()[0] == GAME.baseline_move(place)
 
 
 def test_safe_move_is_the_kill_when_exactly_one_is_possible():
@@ -748,3 +757,197 @@ def test_every_card_stays_in_one_place_along_random_games(jokers):
             assert visible.count(JK) <= jokers
             assert len(state.status) == 12 and set(state.status) <= {DOWN, UP, DEAD}
         assert line[-1].outcome() is not None
+
+
+# -- deal files: positions ------------------------------------------------------------------------------------------
+POSITION = {"cabin": "TC 9S 2D 7D 5D 8H 9H 6C TH", "zombies": "JD QH QD QS KD JH JS KS KC QC KH JC",
+            "up": [4, 6, 7], "dead": [1, 3, 5], "deck": "3C 3H 7H 8S JK AH"}
+
+
+def test_a_position_loads_at_a_turns_start(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text('game = "dead-center"\n[options]\njokers = 1\n[position]\n'
+                    + "".join(f"{k} = {json.dumps(v)}\n" for k, v in POSITION.items()))
+    state = GAME.initial_state(load_deal(path))
+    assert state.tops == cards(POSITION["cabin"]) and state.deck == cards(POSITION["deck"])
+    assert state.status == statuses(up={4, 6, 7}, dead={1, 3, 5}) and state.step == REVEAL and state.jokers == 1
+
+
+@pytest.mark.parametrize("change, field", [
+    ({"cabin": "TC 9S 2D"}, "position.cabin"),
+    ({"cabin": "TC 9S 2D 7D 5D 8H 9H 6C KH"}, "position.cabin"),        # a face card in the cabin
+    ({"deck": "3C 3C"}, "position.deck"),                               # twice
+    ({"deck": "9S"}, "position.deck"),                                  # already in the cabin
+    ({"deck": "JK JK JK"}, "position"),                                 # more jokers than the option
+    ({"zombies": "JD QH"}, "position.zombies"),
+    ({"up": [4, 13]}, "position.up"),
+    ({"up": [1]}, "position.up"),                                       # also dead
+    ({"dead": list(range(1, 13)), "up": []}, "position.dead"),          # already won
+    ({"table": "AS"}, "position.table"),                                # unknown field
+])
+def test_bad_positions_name_the_field(change, field):
+    with pytest.raises(DealError, match=field.replace(".", r"\.")):
+        GAME.initial_state(deal_from_data({"game": "dead-center", "options": {"jokers": 2},
+                                           "position": {**POSITION, **change}}))
+
+
+# -- the CP-SAT engine against the generic search ------------------------------------------------------------------
+def line_decisions(seed, jokers):
+    """The decisions of the model's best line of a seeded deal, and the line's result."""
+    state = seeded(seed, jokers)
+    result = make_solver(GAME, Limits(time_limit=60)).solve(state)
+    out = []
+    for move in result.line:
+        state = advance_chance(state)
+        out.append(state)
+        state = state.play(move)
+    return out, result
+
+
+def small_end_positions():
+    """Decisions of three seeded deals' best lines, from a few turns before the end, with the
+    deck as dealt (wins) and cut short (mostly losses), and turn starts with zombies face down."""
+    out = []
+    for seed, jokers in ((0, 2), (1, 1), (2, 0)):
+        decisions, _result = line_decisions(seed, jokers)
+        for state in decisions[-8:]:
+            out.append(state)
+            out.append(State(state.tops, state.zombies, state.status, state.deck[:state.alive()], state.step,
+                             state.card, state.cell, state.jokers))
+            if state.step == PLACE:  # the same turn from its start, the live zombies face down
+                down = tuple(DOWN if st == UP else st for st in state.status)
+                out.append(State(state.tops, state.zombies, down, (state.card,) + state.deck, REVEAL,
+                                 jokers=state.jokers))
+    return out
+
+
+def test_whole_deals_are_solved_exactly_and_the_line_replays_to_the_score():
+    for seed, jokers in ((0, 2), (1, 1), (2, 0)):
+        decisions, result = line_decisions(seed, jokers)
+        assert result.exact and result.verdict == "winnable" and result.engine == "cpsat"
+        final = GAME.replay_moves(seeded(seed, jokers), result.line)
+        assert final.outcome() == Outcome(True, result.score)
+        reveals = [m.where for m in result.line if m.kind == "reveal"]
+        killed = [m.where for m in result.line if m.kind == "kill"]
+        assert sorted(reveals) == list(range(1, 13)) and set(killed) == set(range(1, 13))
+
+
+def test_the_model_values_positions_as_the_generic_search_does():
+    """At turn starts, mid-turn (a card to place: this turn's kill needs a face-up zombie) and at
+    kill decisions, won and lost: the same utility."""
+    steps, verdicts = set(), set()
+    for state in small_end_positions():
+        expected = DepthFirstSolver(GAME, Limits(time_limit=60)).value(state)
+        assert expected[1], f"the generic search did not decide\n{state}"
+        assert make_solver(GAME, Limits(time_limit=60)).value(state) == expected, str(state)
+        steps.add(state.step)
+        verdicts.add(expected[0][0])
+    assert steps == {REVEAL, PLACE, KILL} and verdicts == {0, 1}
+
+
+def test_mid_turn_only_a_face_up_zombie_can_die_this_turn():
+    """The last zombie, a jack, face down at space 1 with its supports ready (9D + AD): this
+    turn's reveal is spent, so the kill waits for the next card (one left, not two)."""
+    state = State(cards("2C 3C 4C 9D 5C 6C AD 7C 8C"), faces({1: "JH"}), statuses(dead=range(2, 13)),
+                  cards("AH 2H"), PLACE, card("AS"), jokers=0)
+    expected = ((1, 1), True)
+    assert DepthFirstSolver(GAME, Limits()).value(state) == expected
+    assert make_solver(GAME, Limits()).value(state) == expected
+
+
+def test_a_time_limit_gives_unknown_never_unwinnable():
+    result = make_solver(GAME, Limits(time_limit=0.001)).solve(seeded(4, 2))
+    assert result.verdict in ("winnable", "unknown")
+    assert result.exact is False or result.verdict == "winnable"
+
+
+def test_the_puzzles_agree_with_the_generic_search():
+    """Every endgame puzzle (the whole deals are beyond the generic search) both ways."""
+    for path in sorted((PUZZLES / "dead-center").glob("*.toml")):
+        deal = load_deal(path)
+        if deal.position is None and path.stem != "lost-1":
+            continue
+        state = GAME.initial_state(deal)
+        meta = tomllib.loads(path.read_text())["meta"]
+        result = DepthFirstSolver(GAME, Limits(time_limit=60)).solve(state)
+        assert result.exact and (result.verdict, result.score) == (meta["verdict"], meta.get("score")), path.name
+
+
+# -- the kernel against the reference -------------------------------------------------------------------------------
+def test_the_kernel_rolls_out_the_same_games_as_the_reference():
+    if GAME.load_kernel() is None:
+        pytest.skip("the kernel is not built (SOLODECK_NO_EXTENSIONS=1 or no compiler)")
+    kernel, compared, wins = GAME.kernel, 0, 0
+    for seed, jokers in ((0, 2), (1, 1), (2, 0), (3, 2)):
+        rng = random.Random(seed)
+        state = advance_chance(seeded(seed, jokers))
+        while state.outcome() is None:
+            if rng.random() < 0.3:
+                fast = GAME.fast_rollouts(state, 12, seed)
+                try:
+                    GAME.kernel = None
+                    slow = rollout_stats(GAME, state, 12, seed)
+                finally:
+                    GAME.kernel = kernel
+                assert fast == slow, str(state)
+                compared += 1
+                wins += sum(w for _m, w, _t in fast)
+            state = advance_chance(state.play(rng.choice(state.legal_moves())))
+    assert compared >= 20 and wins > 0
+
+
+def test_baseline_plays_by_play_rank_and_reveals_the_first_face_down_space():
+    state = example("5H")
+    assert GAME.baseline_move(state) == min(state.legal_moves(), key=state.play_rank)
+    start = advance_chance(seeded(0, 2))
+    assert GAME.baseline_move(start) == Move("reveal", 1)
+    kill = two_kills()
+    assert GAME.baseline_move(kill) == kill.legal_moves()[0]
+
+
+def test_the_blind_policy_beats_the_baseline_on_a_few_deals():
+    """A smoke test of the policies (the win rates are measured in bench/dead_center.py)."""
+    blind = baseline = 0
+    for seed in range(12):
+        blind += play_episode(seeded(seed, 2), BlindPolicy(GAME, 16, 0))[1].won
+        baseline += play_episode(seeded(seed, 2), BaselinePolicy(GAME))[1].won
+    assert blind > baseline
+
+
+# -- the move-count regression and the command line -----------------------------------------------------------------
+COUNTS = Path(__file__).parent / "data" / "dead_center_move_counts.json"
+
+
+def move_count_record(seed):
+    record, final = fixed_line(GAME, seed)
+    return {**record, "won": final.outcome().won, "score": final.outcome().score}
+
+
+def test_move_count_regression():
+    """Perft-style: the legal-move counts along a fixed line of each seeded deal must not change."""
+    expected = json.loads(COUNTS.read_text())
+    assert len(expected) == 8
+    for entry in expected:
+        assert move_count_record(entry["seed"]) == entry
+
+
+def test_cli_solves_deals_and_positions(cli, tmp_path):
+    out = cli("solve", PUZZLES / "dead-center" / "win-3.toml", "--quiet", check=True).stdout
+    assert "winnable" in out and "13 (proven best)" in out
+    out = cli("solve", PUZZLES / "dead-center" / "lost-1.toml", "--json", check=True).stdout
+    assert json.loads(out)["verdict"] == "unwinnable"
+    deal = cli("deal", "dead-center", "--seed", "3", "--option", "jokers=1", check=True).stdout
+    assert "jokers = 1" in deal and deal.count("JK") == 1
+    bad = tmp_path / "bad.toml"
+    bad.write_text('game = "dead-center"\n[position]\ncabin = "AS"\n')
+    proc = cli("solve", bad)
+    assert proc.returncode == 2 and "position.cabin" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_cli_plays_a_seeded_game(cli):
+    out = cli("play", "dead-center", "--seed", "1", "--policy", "baseline", check=True).stdout
+    assert "result:" in out and "??" in out
+
+
+if __name__ == "__main__":  # regenerate the regression file (only after a deliberate rules change)
+    COUNTS.write_text(json.dumps([move_count_record(s) for s in range(8)], indent=1) + "\n")

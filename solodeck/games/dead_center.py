@@ -457,9 +457,9 @@ def _state_from_position(position: dict, source: str, jokers: int) -> State:
         if not isinstance(text, str):
             raise DealError(source, f"position.{name}", 'expected a string of cards such as "7S 3C"')
         piles[name] = C.parse_cards(text, source=source, field=f"position.{name}")
-    check_exact_pile(piles["zombies"], list(FACE_CARDS), source, "position.zombies")
     if len(piles["cabin"]) != CELLS:
         raise DealError(source, "position.cabin", f"expected {CELLS} top cards, found {len(piles['cabin'])}")
+    check_exact_pile(piles["zombies"], list(FACE_CARDS), source, "position.zombies")
     seen: dict = {}
     for name in ("cabin", "deck"):
         for card in piles[name]:
