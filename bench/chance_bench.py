@@ -52,22 +52,22 @@ def rate_line(label, wins, n, unknown=0, say_none=False):
     return f"{label:<16} {wins / n:7.1%}  (95% interval {lo:.1%}-{hi:.1%}; {wins} of {n}{extra})"
 
 
-def play(game, seed, chooser):
+def play(game, seed, chooser, options=None):
     """The outcome of the seeded deal played to the end by ``chooser(state) -> move``."""
-    return play_episode(game.initial_state(game.new_deal(seed)), chooser)[1].outcome()
+    return play_episode(game.initial_state(game.new_deal(seed, options)), chooser)[1].outcome()
 
 
 def one_deal(job):
     """Everything part 1 needs about one seed (runs in a worker process): the open solve, and the
     blind (when asked) and baseline policies' games with their scores (None for a loss)."""
-    name, seed, open_limit, samples, memory_mb, with_blind = job
+    name, seed, open_limit, samples, memory_mb, with_blind, options = job
     game = get_game(name)
     result = make_solver(game, Limits(time_limit=open_limit, memory_mb=memory_mb)).solve(
-        game.initial_state(game.new_deal(seed)))
+        game.initial_state(game.new_deal(seed, options)))
     start = time.perf_counter()
-    blind = play(game, seed, BlindPolicy(game, samples)) if with_blind else None
+    blind = play(game, seed, BlindPolicy(game, samples), options) if with_blind else None
     blind_seconds = time.perf_counter() - start
-    baseline = play(game, seed, game.baseline_move)
+    baseline = play(game, seed, game.baseline_move, options)
     return {"seed": seed, "verdict": result.verdict, "exact": result.exact, "score": result.score,
             "seconds": result.seconds, "nodes": result.nodes, "blind": blind.won if blind else None,
             "blind_score": blind.score if blind and blind.won else None, "blind_seconds": blind_seconds,
@@ -79,8 +79,9 @@ def deal_rows(name, args, memory_mb):
     ``memory_mb``): the rows, in the order they finished, and the wall time."""
     seeds = range(args.first_seed, args.first_seed + args.deals)
     blind_deals = getattr(args, "blind_deals", None)  # the blind policy on the first this many only
+    options = getattr(args, "options", None)  # the game's options (Dead Center's jokers)
     jobs = [(name, seed, args.open_time_limit, args.samples, memory_mb,
-             blind_deals is None or seed < args.first_seed + blind_deals) for seed in seeds]
+             blind_deals is None or seed < args.first_seed + blind_deals, options) for seed in seeds]
     rows = []
     start = time.perf_counter()
     with multiprocessing.Pool(args.jobs) as pool:
