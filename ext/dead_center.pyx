@@ -88,15 +88,15 @@ cdef inline bint fits(int card, int top) noexcept nogil:
     return t > v if red(card) == red(top) else t < v
 
 
-cdef inline bint kills(int zombie, int a, int b) noexcept nogil:
-    if value(a) + value(b) < 10:
-        return False
+cdef inline bint matches(int zombie, int support) noexcept nogil:
     cdef int rank = zombie % 13 + 1
-    if rank == 13:
-        return (a == JOKER or a // 13 == zombie // 13) and (b == JOKER or b // 13 == zombie // 13)
-    if rank == 12:
-        return (a == JOKER or red(a) == red(zombie)) and (b == JOKER or red(b) == red(zombie))
-    return True
+    if support == JOKER or rank == 11:
+        return True
+    return support // 13 == zombie // 13 if rank == 13 else red(support) == red(zombie)
+
+
+cdef inline bint kills(int zombie, int a, int b) noexcept nogil:
+    return value(a) + value(b) >= 10 and matches(zombie, a) and matches(zombie, b)
 
 
 cdef inline int face_index(int face) noexcept nogil:
@@ -203,27 +203,33 @@ cdef int vdiff(int a, int b) noexcept nogil:
 
 cdef void play_rank(Pos* p, int cell, int* rank) noexcept nogil:
     """The reference's State.play_rank of playing the drawn card on ``cell`` (lower first): minus
-    the kills it allows, minus the face-up zombies it makes ready, minus the live zombies with
-    supports summing to 10 or more, the value gap to the top, the pile."""
-    cdef int s, a, b, ready = 0, strong = 0, old = p.tops[cell]
+    the kills it allows, minus the face-up zombies it makes ready, minus how near the face-up
+    zombies are, minus the live zombies with supports summing to 10 or more, the value gap to the
+    top, the pile."""
+    cdef int s, a, b, matched, ready = 0, near = 0, strong = 0, old = p.tops[cell]
+    cdef bint enough
     cdef int opts[2]
     p.tops[cell] = p.card
     for s in range(SPACES):
         if p.status[s] != DEAD:
             a, b = p.tops[SUPPORT_A[s]], p.tops[SUPPORT_B[s]]
-            strong += value(a) + value(b) >= 10
-            ready += p.status[s] == UP and kills(p.face[s], a, b)
+            enough = value(a) + value(b) >= 10
+            strong += enough
+            if p.status[s] == UP:
+                matched = matches(p.face[s], a) + matches(p.face[s], b)
+                ready += enough and matched == 2
+                near += matched + enough
     rank[0] = -kill_options(p, cell, opts)
     p.tops[cell] = old
-    rank[1], rank[2], rank[3], rank[4] = -ready, -strong, vdiff(value(old), value(p.card)), cell
+    rank[1], rank[2], rank[3], rank[4], rank[5] = -ready, -near, -strong, vdiff(value(old), value(p.card)), cell
 
 
 cdef void baseline(Pos* p, int* kind, int* where) noexcept nogil:
     """The reference's baseline_move: the first face-down space; the play first by play_rank;
     the first kill."""
     cdef int s, c, i, n, best = -1
-    cdef int rank[5]
-    cdef int best_rank[5]
+    cdef int rank[6]
+    cdef int best_rank[6]
     cdef int opts[2]
     if p.step == REVEAL:
         for s in range(SPACES):
@@ -239,7 +245,7 @@ cdef void baseline(Pos* p, int* kind, int* where) noexcept nogil:
                 best = c
                 best_rank = rank
                 continue
-            for i in range(5):
+            for i in range(6):
                 if rank[i] != best_rank[i]:
                     if rank[i] < best_rank[i]:
                         best = c

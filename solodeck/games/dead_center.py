@@ -71,17 +71,18 @@ def fits(card: int, top: int) -> bool:
     return t > v if is_red(card) == is_red(top) else t < v
 
 
+def matches(zombie: int, support: int) -> bool:
+    """Is ``support`` of the king's suit, of the queen's colour, a joker, or beside a jack?"""
+    rank = zombie % 13 + 1
+    if support == JOKER or rank == 11:
+        return True
+    return support // 13 == zombie // 13 if rank == 13 else is_red(support) == is_red(zombie)
+
+
 def kills(zombie: int, a: int, b: int) -> bool:
     """Do support cards ``a`` and ``b`` kill ``zombie``? Their values (a joker 0) sum to at least
     10; for a king both are of its suit, for a queen both of its colour (a joker matches all)."""
-    if value_of(a) + value_of(b) < 10:
-        return False
-    rank = zombie % 13 + 1
-    if rank == 13:
-        return all(x == JOKER or x // 13 == zombie // 13 for x in (a, b))
-    if rank == 12:
-        return all(x == JOKER or is_red(x) == is_red(zombie) for x in (a, b))
-    return True
+    return value_of(a) + value_of(b) >= 10 and matches(zombie, a) and matches(zombie, b)
 
 
 # -- moves ----------------------------------------------------------------------------------------
@@ -267,20 +268,26 @@ class State(BaseState):
 
     def play_rank(self, move) -> tuple:
         """How a player who sees only the face-up zombies ranks a play (lower first): the kills it
-        makes possible, then the face-up zombies whose supports would kill them (ready for a card
-        on their pile), then the live zombies whose supports sum to 10 or more (a jack's need, the
-        least any zombie needs), then the pile whose top is closest in value, then the pile."""
+        makes possible; then the face-up zombies whose supports would kill them (ready for a card
+        on their pile); then how near the face-up zombies are (each support of the right suit or
+        colour, each pair summing to 10 or more, counts one); then the live zombies whose supports
+        sum to 10 or more (a jack's need, the least any zombie needs); then the pile whose top is
+        closest in value; then the pile."""
         cell = move.where - 1
         tops = self.tops[:cell] + (self.card,) + self.tops[cell + 1:]
-        ready = strong = 0
+        ready = near = strong = 0
         for s in range(SPACES):
             if self.status[s] != DEAD:
                 a, b = (tops[x] for x in SUPPORTS[s])
-                strong += value_of(a) + value_of(b) >= 10
-                ready += self.status[s] == UP and kills(self.zombies[s], a, b)
+                enough = value_of(a) + value_of(b) >= 10
+                strong += enough
+                if self.status[s] == UP:
+                    matched = matches(self.zombies[s], a) + matches(self.zombies[s], b)
+                    ready += enough and matched == 2
+                    near += matched + enough
         kills_now = sum(self.status[s] == UP and kills(self.zombies[s], *(tops[x] for x in SUPPORTS[s]))
                         for s in CELL_SPACES[cell])
-        return -kills_now, -ready, -strong, abs(value_of(self.tops[cell]) - value_of(self.card)), cell
+        return -kills_now, -ready, -near, -strong, abs(value_of(self.tops[cell]) - value_of(self.card)), cell
 
     def safe_move(self):
         """The one kill possible after a play (killing never hurts, see search_moves)."""
@@ -382,8 +389,8 @@ class DeadCenter(Game):
 
     def baseline_move(self, state):
         """The baseline policy: reveal the first face-down space; play first by State.play_rank
-        (kills now, zombies made ready, strong supports, the closest top, the first pile); kill the
-        first zombie possible."""
+        (kills now, zombies made ready, near, strong supports, the closest top, the first pile);
+        kill the first zombie possible."""
         moves = state.legal_moves()
         return min(moves, key=state.play_rank) if state.step == PLACE else moves[0]
 
