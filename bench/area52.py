@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 
 import chance_bench
 from chance_bench import percentile, rate_line
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits
-from solodeck.solvers.sampling import rollout_stats
 
 GAME = get_game("area-52")
 
@@ -74,24 +72,6 @@ def win_rates(args):
     print(chance_bench.worker_memory_line())
 
 
-def kernel_against_reference(deals=3, samples=200):
-    print(f"\nPart 3: baseline rollouts from the first decision of seeds 0..{deals - 1}, {samples} per move")
-    for label, kernel in (("kernel", GAME.kernel), ("reference", None)):
-        saved, GAME.kernel = GAME.kernel, kernel
-        try:
-            if kernel is not None and GAME.load_kernel() is None:
-                print(f"{label:>10}: not built (SOLODECK_NO_EXTENSIONS=1 or a failed build)")
-                continue
-            games, start = 0, time.perf_counter()
-            for seed in range(deals):
-                state = GAME.replay(GAME.new_deal(seed), [])
-                games += samples * len(rollout_stats(GAME, state, samples, seed))
-            seconds = time.perf_counter() - start
-            print(f"{label:>10}: {games:,} games in {seconds:.2f} s, {games / seconds:,.0f} games/s")
-        finally:
-            GAME.kernel = saved
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     chance_bench.add_options(parser, jobs=2, frontier=[3, 4, 5, 6, 8], frontier_time_limit=30.0)
@@ -106,7 +86,7 @@ def main():
     if args.frontier:
         frontier(args)
     if not args.no_kernel_part:
-        kernel_against_reference()
+        chance_bench.kernel_against_reference(GAME)
     print(chance_bench.process_memory_line())
 
 

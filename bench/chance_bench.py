@@ -22,7 +22,7 @@ from solodeck.registry import get_game
 from solodeck.solvers import Limits, make_solver
 from solodeck.solvers.episode import play_episode
 from solodeck.solvers.expectimax import ExpectimaxSolver
-from solodeck.solvers.sampling import BlindPolicy, wilson_interval
+from solodeck.solvers.sampling import BlindPolicy, rollout_stats, wilson_interval
 
 
 def add_options(parser, *, jobs, frontier, frontier_time_limit):
@@ -167,3 +167,23 @@ def frontier_table(game, args, positions):
             continue
         print(f"{k:>3} {exact:>3}/{len(times):<2} {statistics.median(times):>9.3f} {max(times):>8.3f} "
               f"{nodes / max(sum(times), 1e-9):>10,.0f}  {' '.join(probabilities)}")
+
+
+def kernel_against_reference(game, deals=3, samples=200):
+    """Part 3 of the benchmarks of games with compiled rollouts: baseline rollouts per second from
+    the first decision of seeds 0..deals-1, in the kernel and in pure Python (the same games)."""
+    print(f"\nPart 3: baseline rollouts from the first decision of seeds 0..{deals - 1}, {samples} per move")
+    for label, kernel in (("kernel", game.kernel), ("reference", None)):
+        saved, game.kernel = game.kernel, kernel
+        try:
+            if kernel is not None and game.load_kernel() is None:
+                print(f"{label:>10}: not built (SOLODECK_NO_EXTENSIONS=1 or a failed build)")
+                continue
+            games, start = 0, time.perf_counter()
+            for seed in range(deals):
+                state = advance_chance(game.initial_state(game.new_deal(seed)))
+                games += samples * len(rollout_stats(game, state, samples, seed))
+            seconds = time.perf_counter() - start
+            print(f"{label:>10}: {games:,} games in {seconds:.2f} s, {games / seconds:,.0f} games/s")
+        finally:
+            game.kernel = saved

@@ -29,7 +29,6 @@ from solodeck.api import advance_chance
 from solodeck.games.dead_center import REVEAL
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits, make_solver
-from solodeck.solvers.sampling import rollout_stats
 
 GAME = get_game("dead-center")
 
@@ -98,24 +97,6 @@ def engines(args):
               f"{' '.join(scores)}")
 
 
-def kernel_against_reference(deals=3, samples=200):
-    print(f"\nPart 3: baseline rollouts from the first decision of seeds 0..{deals - 1}, {samples} per move")
-    for label, kernel in (("kernel", GAME.kernel), ("reference", None)):
-        saved, GAME.kernel = GAME.kernel, kernel
-        try:
-            if kernel is not None and GAME.load_kernel() is None:
-                print(f"{label:>10}: not built (SOLODECK_NO_EXTENSIONS=1 or a failed build)")
-                continue
-            games, start = 0, time.perf_counter()
-            for seed in range(deals):
-                state = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
-                games += samples * len(rollout_stats(GAME, state, samples, seed))
-            seconds = time.perf_counter() - start
-            print(f"{label:>10}: {games:,} games in {seconds:.2f} s, {games / seconds:,.0f} games/s")
-        finally:
-            GAME.kernel = saved
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     chance_bench.add_options(parser, jobs=2, frontier=[], frontier_time_limit=0)
@@ -130,7 +111,7 @@ def main():
         win_rates(args)
     if args.endgames:
         engines(args)
-    kernel_against_reference()
+    chance_bench.kernel_against_reference(GAME)
     print(chance_bench.process_memory_line())
 
 

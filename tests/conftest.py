@@ -40,6 +40,12 @@ def fixed_line(game, seed):
     return {"seed": seed, "line": line, "counts": counts}, state
 
 
+def fixed_line_record(game, seed):
+    """fixed_line's record with how the line ended: won, and the score."""
+    record, final = fixed_line(game, seed)
+    return {**record, "won": final.outcome().won, "score": final.outcome().score}
+
+
 @dataclass
 class Line:
     """One line of play from a deal (see ``walk``): ``nodes`` is [(state, the move played or

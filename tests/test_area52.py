@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PUZZLES, fixed_line
+from conftest import PUZZLES, fixed_line_record
 from solodeck import cards as C
 from solodeck.api import Outcome, advance_chance
 from solodeck.deals import deal_from_data, load_deal
@@ -429,18 +429,13 @@ def test_puzzles_cover_both_directions():
     assert verdicts.count("winnable") >= 3 and verdicts.count("unwinnable") >= 2
 
 
-def move_count_record(seed):
-    record, final = fixed_line(GAME, seed)
-    return {**record, "won": final.outcome().won, "score": final.outcome().score}
-
-
 def test_move_count_regression():
     """Perft-style: the legal-move counts along a fixed line of each seeded deal must not change."""
     expected = json.loads(COUNTS.read_text())
     assert len(expected) == 8
     for entry in expected:
-        assert move_count_record(entry["seed"]) == entry
+        assert fixed_line_record(GAME, entry["seed"]) == entry
 
 
 if __name__ == "__main__":  # regenerate the regression file (only after a deliberate rules change)
-    COUNTS.write_text(json.dumps([move_count_record(s) for s in range(8)], indent=1) + "\n")
+    COUNTS.write_text(json.dumps([fixed_line_record(GAME, s) for s in range(8)], indent=1) + "\n")

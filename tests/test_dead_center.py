@@ -12,7 +12,7 @@ from itertools import combinations, pairwise
 from pathlib import Path
 
 import pytest
-from conftest import PUZZLES, fixed_line
+from conftest import PUZZLES, fixed_line_record
 
 from solodeck import cards as C
 from solodeck.api import NO_WIN, Outcome, advance_chance
@@ -918,17 +918,12 @@ def test_the_blind_policy_beats_the_baseline_on_a_few_deals():
 COUNTS = Path(__file__).parent / "data" / "dead_center_move_counts.json"
 
 
-def move_count_record(seed):
-    record, final = fixed_line(GAME, seed)
-    return {**record, "won": final.outcome().won, "score": final.outcome().score}
-
-
 def test_move_count_regression():
     """Perft-style: the legal-move counts along a fixed line of each seeded deal must not change."""
     expected = json.loads(COUNTS.read_text())
     assert len(expected) == 8
     for entry in expected:
-        assert move_count_record(entry["seed"]) == entry
+        assert fixed_line_record(GAME, entry["seed"]) == entry
 
 
 def test_cli_solves_deals_and_positions(cli, tmp_path):
@@ -950,4 +945,4 @@ def test_cli_plays_a_seeded_game(cli):
 
 
 if __name__ == "__main__":  # regenerate the regression file (only after a deliberate rules change)
-    COUNTS.write_text(json.dumps([move_count_record(s) for s in range(8)], indent=1) + "\n")
+    COUNTS.write_text(json.dumps([fixed_line_record(GAME, s) for s in range(8)], indent=1) + "\n")
