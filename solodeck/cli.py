@@ -424,7 +424,7 @@ def _key_value(text):
 
 def _solve_with_engine(args, game, limits, solver, start):
     from .encodings import cpsat_solver
-    from .solvers import make_solver
+    from .solvers import DepthFirstSolver, ReachabilitySolver, make_solver
     from .solvers.portfolio import race
 
     if args.engine == "dfs":
@@ -434,7 +434,13 @@ def _solve_with_engine(args, game, limits, solver, start):
         raise UnsupportedError(f"{game.name} has no CP-SAT model yet (use --engine dfs)")
     if args.engine == "cpsat":
         return model.solve(start)
-    return race(game, {"search": lambda: make_solver(game, limits), "cpsat": lambda: model}, start)
+    def search():
+        engine = make_solver(game, limits)
+        if isinstance(engine, type(model)):  # the game's own engine is its model (Dead Center): race the generic search
+            return (DepthFirstSolver if game.acyclic else ReachabilitySolver)(game, limits)
+        return engine
+
+    return race(game, {"search": search, "cpsat": lambda: model}, start)
 
 
 def _opening_json(game, move, value):
