@@ -237,27 +237,28 @@ def test_names_and_aliases_are_unique_and_no_planned_game_is_implemented():
 
 # -- 4. the game's solver against the plain reference search, on small positions ---------------------
 @functools.cache
-def reference_solve(game, state):
-    """The plain generic search within SMALL states; where it cannot decide, the pruned generic
-    search (Dead Center's wins leave many cards, and the unpruned search plays every alternative
-    to the end of the deck). Neither is the game's own engine."""
-    result = solve_open(game, state, Limits(max_states=SMALL), prune=False)
-    if not result.exact:
-        result = (DepthFirstSolver if game.acyclic else ReachabilitySolver)(game, Limits(max_states=SMALL)).solve(state)
-    return result
+def reference_solve(game, state, plain=True):
+    """The generic search within SMALL states: unpruned (``plain``), or pruned, still generic."""
+    if plain:
+        return solve_open(game, state, Limits(max_states=SMALL), prune=False)
+    return (DepthFirstSolver if game.acyclic else ReachabilitySolver)(game, Limits(max_states=SMALL)).solve(state)
 
 
 def small_positions(game):
     """[(state, the reference's result, where)]: decision states near the end of seeded lines,
     half of them from lines that win. From each line's end, 1, 2, 4, ... decisions back while the
-    reference decides them within SMALL states; the farthest is kept."""
+    reference decides them within SMALL states; the farthest is kept. The reference is the plain
+    search, or the pruned generic one for a line whose last decision the plain search cannot
+    decide (Dead Center's wins leave many cards, and the plain search plays every alternative to
+    the end of the deck)."""
     out = []
     for group in (filter(wins, lines(game)), (line for line in lines(game) if not wins(line))):
         found = []
         for line in group:
             decisions, farthest, back = line.decisions, None, 1
+            plain = reference_solve(game, decisions[-1]).exact if decisions else True
             while back <= len(decisions):
-                result = reference_solve(game, decisions[-back])
+                result = reference_solve(game, decisions[-back], plain)
                 if not result.exact:
                     break
                 farthest, back = (decisions[-back], result, f"{game.name}, {line.how}, {back} back"), back * 2
