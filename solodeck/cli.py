@@ -83,8 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="cap the transposition table at MB megabytes (default 1024); a full table "
                         "forgets old entries: slower, never wrong")
     p.add_argument("--engine", choices=["dfs", "cpsat", "race"], default="dfs",
-                   help="dfs: exact depth-first search, compiled when built (default); cpsat: the OR-tools "
-                        "CP-SAT model; race: both in parallel processes, the first exact answer wins. "
+                   help="dfs: the game's exact engine (default): the depth-first search, compiled when built, "
+                        "or the game's own model where whole deals need it (Dead Center); cpsat: the OR-tools "
+                        "CP-SAT model; race: the search and the model in parallel processes, the first exact "
+                        "answer wins. "
                         "Hint values and --all-openings always come from the exact search")
     p.add_argument("--jobs", type=_positive_int, default=2, metavar="J",
                    help="CP-SAT worker threads (default 2); in a race the search runs in one more process")
