@@ -19,7 +19,6 @@ from .errors import UnknownGameError, UnsupportedError
 PLANNED = [
     ("loot-the-loop", ("loot",), "Loot the Loop"),
     ("hide-and-seek", ("hide",), "Hide and Seek"),
-    ("emissary", ("the-emissary",), "The Emissary"),
     ("friends-in-high-places", ("friends", "fihp"), "Friends in High Places"),
     ("dungeon", ("dungeon-crawl",), "Dungeon crawl"),
 ]

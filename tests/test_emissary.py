@@ -1,0 +1,235 @@
+"""The Emissary's reference engine: every rule clause on built positions (debates, following suit,
+trumps, the four abilities from jacks and from supporting rulers, a visit's end, both kinds of
+reshuffle, the score), the rule text's example, deals, moves and the card invariant along random
+games. Rules: seeds/000 p. 47, RULINGS.md and docs/rules/emissary.md.
+
+The game is registered with ``implemented = False`` while its solvers are written, so these tests
+use the engine directly rather than the CLI."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solodeck import cards as C
+from solodeck.api import Outcome
+from solodeck.errors import DealError, MoveError
+from solodeck.games.emissary import (ACT, CHOOSE, DECK_CARDS, DISCARD, DRAW, GAME, JACKS, LEAD, RESPOND,
+                                     RULER_CARDS, DEBATE, Move, State, legal_responses, parse_move, wins_debate)
+from solodeck.shuffle import shuffled
+
+
+def cards(text):
+    return tuple(C.parse_cards(text))
+
+
+def card(text):
+    return C.parse_card(text)
+
+
+RULERS = cards("KD QS KH QC KS QH KC QD")  # kingdom 1 K♦ (trump diamonds), 2 Q♠, 3 K♥, ...
+
+
+def visiting(kingdom, hand, deck="", discard="", scoring="", rulers=RULERS, visited=(), spent=(), jacks=0,
+             shuffles=0, seed=0):
+    """A position between debates in ``kingdom`` (1-8)."""
+    return State(rulers, sum(1 << (k - 1) for k in visited), sum(1 << (k - 1) for k in spent), kingdom - 1,
+                 tuple(sorted(cards(hand))), cards(deck), tuple(sorted(cards(discard))),
+                 tuple(sorted(cards(scoring))), jacks, ACT, shuffles=shuffles, seed=seed)
+
+
+def use(text):
+    return parse_move(f"use {text}")
+
+
+def lead(state, text):
+    """Ask for the next debate and deal ``text`` as the lead."""
+    return state.play(DEBATE).apply_chance(card(text))
+
+
+# -- debates -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("response, led, trump, won", [
+    ("5H", "3H", "S", True),    # higher card of the led suit
+    ("3H", "5H", "S", False),   # lower
+    ("2C", "2C", "S", False),   # cannot happen (one deck), but equal is not higher
+    ("AS", "8H", "S", True),    # a trump on a lead that is not trump
+    ("8D", "AH", "S", False),   # neither the led suit nor trump
+    ("7S", "4S", "S", True),    # trump led: a higher trump wins
+    ("3S", "4S", "S", False),   # trump led: a lower trump loses
+    ("8H", "4S", "S", False),   # trump led: another suit never wins
+])
+def test_who_wins_a_debate(response, led, trump, won):
+    assert wins_debate(card(response), card(led), C.SUITS.index(trump)) is won
+
+
+def test_the_led_suit_must_be_followed_if_possible():
+    assert legal_responses(cards("2H 5H 7S"), card("4H")) == cards("2H 5H")
+    assert legal_responses(cards("2H 5H 7S"), card("4C")) == cards("2H 5H 7S")
+
+
+def test_text_example_no_hearts_in_hand_any_card_and_the_diamonds_win():
+    """'The ruler just played an 8♥. Since I have no hearts in my hand, I can respond with any card -
+    4♦ or 8♦ will win the debate, 6♣ or 7♠ will lose it' (kingdom 4, trump diamonds)."""
+    rulers = cards("KS QS KH QD KC QC KD QH")  # kingdom 4: Q♦
+    state = lead(visiting(4, "4D 8D 6C 7S", deck="8H AC 2C", rulers=rulers), "8H")
+    assert state.step == RESPOND and sorted(m.card for m in state.legal_moves()) == sorted(cards("4D 8D 6C 7S"))
+    for response, won in (("4D", True), ("8D", True), ("6C", False), ("7S", False)):
+        after = state.play(Move("play", card(response)))
+        assert (card(response) in after.scoring) is won and card("8H") in after.discard
+        assert (card(response) in after.discard) is not won
+
+
+def test_a_lead_is_the_top_of_the_deck_in_open_mode():
+    state = visiting(2, "3S 4S", deck="6S 7H").play(DEBATE)
+    assert state.step == LEAD and state.is_chance() and state.dealt_outcome() == card("6S")
+    assert sorted(o for o, _w in state.chance_outcomes()) == sorted(cards("6S 7H"))
+
+
+# -- a visit's end ------------------------------------------------------------------------------------
+def test_winning_exactly_the_kingdoms_number_wins_its_support():
+    state = lead(visiting(1, "5D", deck="3D 2C 4C"), "3D").play(Move("play", card("5D")))
+    assert state.visited == 1 and state.kingdom == -1 and state.step == DRAW and state.draws == 8
+    assert state.outcome() is None and state.jacks == 0
+
+
+@pytest.mark.parametrize("response, kingdom", [("5D", 2), ("2D", 1)])
+def test_any_other_count_loses_the_game(response, kingdom):
+    state = lead(visiting(kingdom, response, deck="3D 2C 4C"), "3D").play(Move("play", card(response)))
+    assert state.lost and state.outcome() == Outcome(False, 0)
+
+
+def test_after_a_visit_deck_discard_and_scoring_piles_are_reshuffled_together():
+    state = lead(visiting(1, "5D", deck="3D 2C 4C", discard="AH", shuffles=2, seed=9), "3D")
+    after = state.play(Move("play", card("5D")))
+    assert after.deck == tuple(shuffled(tuple(sorted(cards("2C 4C AH 3D 5D"))), 9, 3)) and after.shuffles == 3
+    assert after.discard == () and after.scoring == ()
+
+
+def test_the_last_visit_won_wins_the_game_scoring_kingdoms_and_unused_supporters():
+    state = lead(visiting(8, "5D", deck="3D", visited=range(1, 8), spent=(2, 5)), "3D")
+    state = State(state.rulers, state.visited, state.spent, state.kingdom, state.hand, state.deck, state.discard,
+                  cards("AS 2S 3S 4S 5S 6S 7S"), 0, RESPOND, lead=state.lead)
+    final = state.play(Move("play", card("5D")))
+    assert final.outcome() == Outcome(True, 8 + 6)
+
+
+# -- abilities ----------------------------------------------------------------------------------------
+def test_hearts_discards_every_trump_in_hand():
+    state = visiting(1, "2D 5D 3C 4H")  # trump diamonds
+    after = state.play(use("JH"))
+    assert after.hand == tuple(sorted(cards("3C 4H"))) and set(cards("2D 5D")) <= set(after.discard)
+    assert Move("use", card("JH")) not in after.legal_moves()  # once per visit
+
+
+def test_clubs_draws_a_card_per_club_in_hand():
+    state = visiting(1, "2C 5C 3H", deck="7S 8S 6H").play(use("JC"))
+    assert state.step == DRAW and state.draws == 2
+    while state.is_chance():
+        state = state.apply_chance(state.dealt_outcome())
+    assert state.hand == tuple(sorted(cards("2C 5C 3H 7S 8S"))) and state.deck == cards("6H")
+
+
+def test_spades_swaps_the_ruler_with_an_unvisited_kingdom_and_changes_trump():
+    state = visiting(1, "2D 3C", visited=(3,))
+    targets = {m.target for m in state.legal_moves() if m.card == card("JS")}
+    assert targets == {2, 4, 5, 6, 7, 8}  # neither this kingdom nor a visited one
+    after = state.play(Move("use", card("JS"), 2))
+    assert after.rulers[0] == RULERS[1] and after.rulers[1] == RULERS[0] and after.trump() == C.SUITS.index("S")
+
+
+def test_spades_is_not_offered_at_the_last_kingdom():
+    state = visiting(5, "2D 3C", visited=(1, 2, 3, 4, 6, 7, 8))
+    assert not [m for m in state.legal_moves() if m.kind == "use" and m.card == card("JS")]
+
+
+def test_abilities_that_change_nothing_are_not_offered():
+    state = visiting(1, "2S 3H")  # no diamond (trump), no club
+    used = {m.card for m in state.legal_moves() if m.kind == "use"}
+    assert card("JH") not in used and card("JC") not in used and card("JD") in used
+
+
+def test_diamonds_draws_two_then_discards_two():
+    state = visiting(1, "2C", deck="7S 8S 6H").play(use("JD"))
+    while state.is_chance():
+        state = state.apply_chance(state.dealt_outcome())
+    assert state.step == DISCARD and state.hand == tuple(sorted(cards("2C 7S 8S")))
+    state = state.play(Move("discard", card("8S"))).play(Move("discard", card("2C")))
+    assert state.step == ACT and state.hand == cards("7S") and set(cards("8S 2C")) <= set(state.discard)
+
+
+def test_a_supporting_ruler_is_used_once_per_game_and_costs_its_point():
+    state = visiting(2, "2C 3C", deck="7S 8S 6H", visited=(1,))  # kingdom 1's K♦ supports
+    assert Move("use", card("KD")) in state.legal_moves()
+    after = state.play(Move("use", card("KD")))
+    assert after.spent == 1
+    while after.is_chance():
+        after = after.apply_chance(after.dealt_outcome())
+    for _ in range(2):
+        after = after.play(Move("discard", after.hand[0]))
+    assert Move("use", card("KD")) not in after.legal_moves()
+
+
+def test_jacks_recover_after_a_visit():
+    state = lead(visiting(1, "5D", deck="3D 2C 4C", jacks=0b1111), "3D").play(Move("play", card("5D")))
+    assert state.jacks == 0
+
+
+def test_an_empty_deck_mid_visit_reshuffles_the_discard_pile():
+    state = visiting(3, "2C 5C", deck="", discard="AH 4S 7D", shuffles=1, seed=4).play(DEBATE)
+    assert state.deck == tuple(shuffled(tuple(sorted(cards("AH 4S 7D"))), 4, 2))
+    assert state.shuffles == 2 and state.discard == ()
+
+
+# -- deals and moves ----------------------------------------------------------------------------------
+def test_a_seeded_deal_is_one_shuffle_split_into_rulers_and_deck():
+    deal = GAME.new_deal(7)
+    pack = shuffled(C.standard_deck(), 7)
+    assert deal.piles["rulers"] == [c for c in pack if c in RULER_CARDS]
+    assert deal.piles["deck"] == [c for c in pack if c in DECK_CARDS]
+    state = GAME.initial_state(deal)
+    assert state.step == DRAW and state.draws == 8 and state.seed == 7
+
+
+def test_the_game_starts_by_drawing_eight_then_choosing_a_kingdom():
+    state = GAME.initial_state(GAME.new_deal(1))
+    while state.is_chance():
+        state = state.apply_chance(state.dealt_outcome())
+    assert state.step == CHOOSE and len(state.hand) == 8 and len(state.deck) == 24
+    assert [m.target for m in state.legal_moves()] == list(range(1, 9))
+
+
+def test_check_piles_refuses_wrong_piles():
+    with pytest.raises(DealError, match="rulers"):
+        GAME.check_piles({"rulers": list(RULER_CARDS[:7]) + [JACKS[0]], "deck": list(DECK_CARDS)}, "x")
+    with pytest.raises(DealError, match="deck"):
+        GAME.check_piles({"rulers": list(RULER_CARDS), "deck": list(DECK_CARDS[:-1]) + [card("9S")]}, "x")
+
+
+@pytest.mark.parametrize("text", ["visit 3", "debate", "play 7H", "discard 4C", "use JH", "use QS 5", "use KD"])
+def test_moves_round_trip(text):
+    assert str(parse_move(text)) == text
+
+
+@pytest.mark.parametrize("text", ["visit 9", "play KH", "use 5H", "use JH 3", "discard 9S", "fly"])
+def test_bad_moves_are_refused(text):
+    with pytest.raises(MoveError):
+        parse_move(text)
+
+
+def test_an_illegal_move_raises():
+    with pytest.raises(MoveError):
+        visiting(1, "2C").play(Move("play", card("2C")))
+
+
+# -- the card invariant -------------------------------------------------------------------------------
+def test_every_card_stays_in_one_place_along_random_games():
+    for seed in range(30):
+        state, rng = GAME.initial_state(GAME.new_deal(seed)), random.Random(seed)
+        while True:
+            held = state.hand + state.deck + state.discard + state.scoring + ((state.lead,) if state.lead >= 0 else ())
+            assert sorted(held) == sorted(DECK_CARDS), str(state)
+            assert sorted(state.rulers) == sorted(RULER_CARDS)
+            if state.outcome() is not None:
+                break
+            state = state.apply_chance(state.dealt_outcome()) if state.is_chance() else state.play(
+                rng.choice(state.legal_moves()))
