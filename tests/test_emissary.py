@@ -12,7 +12,7 @@ import random
 import pytest
 
 from solodeck import cards as C
-from solodeck.api import Outcome
+from solodeck.api import NoWin, Outcome
 from solodeck.errors import DealError, MoveError
 from solodeck.games.emissary import (ACT, CHOOSE, DECK_CARDS, DISCARD, DRAW, GAME, JACKS, LEAD, RESPOND,
                                      RULER_CARDS, DEBATE, Move, State, legal_responses, parse_move, wins_debate)
@@ -233,3 +233,24 @@ def test_every_card_stays_in_one_place_along_random_games():
                 break
             state = state.apply_chance(state.dealt_outcome()) if state.is_chance() else state.play(
                 rng.choice(state.legal_moves()))
+
+
+def test_the_score_bound_holds_along_random_games():
+    for seed in range(30):
+        state, rng, bounds = GAME.initial_state(GAME.new_deal(seed)), random.Random(seed + 100), []
+        while state.outcome() is None:
+            bounds.append(state.score_bound())
+            state = state.apply_chance(state.dealt_outcome()) if state.is_chance() else state.play(
+                rng.choice(state.legal_moves()))
+        final = state.outcome()
+        for bound in bounds:
+            if isinstance(bound, NoWin):
+                assert not final.won and bound.best >= final.score
+            else:
+                assert bound >= final.score
+
+
+def test_a_visit_past_its_target_is_a_certain_loss():
+    state = lead(visiting(1, "5D 6D", deck="3D 2D 4C", scoring="AH"), "3D").play(Move("play", card("5D")))
+    assert state.score_bound() == NoWin(0)
+

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from .. import cards as C
-from ..api import Deal, Game, Outcome, check_exact_pile, without_first
+from ..api import Deal, Game, NoWin, Outcome, check_exact_pile, without_first
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
 from ..shuffle import shuffled
@@ -272,6 +272,17 @@ class State(BaseState):
 
     def table_scope(self):
         return self.seed
+
+    def score_bound(self):
+        """A win scores 8 plus the supporters never used: at most 16 less those spent already. A
+        visit whose wins passed its target is lost: the score is then the kingdoms won and their
+        unspent rulers (spending more only lowers it)."""
+        outcome = self.outcome()
+        if outcome is not None:
+            return outcome.score if outcome.won else NoWin(outcome.score)
+        if self.kingdom >= 0 and len(self.scoring) > self.kingdom + 1:
+            return NoWin(self.won_count() + bin(self.visited & ~self.spent).count("1"))
+        return 2 * KINGDOMS - bin(self.spent).count("1")
 
     def __str__(self):
         lines = ["kingdoms: " + "  ".join(f"{k + 1}:{C.format_card(r)}" + ("*" if self.visited >> k & 1 else "")
