@@ -37,7 +37,7 @@ import time
 
 from ortools.sat.python import cp_model
 
-from solodeck.api import advance_chance
+from solodeck.api import Outcome, advance_chance
 from solodeck.games.dead_center import (CELLS, DEAD, DOWN, KILL, PASS, PLACE, REVEAL, SPACE_CELL, SPACES, SUPPORTS,
                                         Move, fits, kills)
 from solodeck.result import Limits, SolveResult, StopReason, finish_open
@@ -147,9 +147,8 @@ class CpSatSolver:
                              nodes=solver.num_branches, start=start, engine="cpsat")
         if code == cp_model.OPTIMAL and result.score != model.score(round(solver.objective_value)):
             raise AssertionError("internal error: the CP-SAT objective and the replayed line disagree")
-        if result.exact:
-            self.values[state.key()] = self.game.utility(self.game.replay_moves(state, line).outcome() if found
-                                                         else None)
+        if result.exact:  # finish_open replayed the line: its score is the line's
+            self.values[state.key()] = self.game.utility(Outcome(found, result.score))
         return result
 
     def value(self, state):

@@ -236,7 +236,6 @@ def test_names_and_aliases_are_unique_and_no_planned_game_is_implemented():
 
 
 # -- 4. the game's solver against the plain reference search, on small positions ---------------------
-@functools.cache
 def reference_solve(game, state, plain=True):
     """The generic search within SMALL states: unpruned (``plain``), or pruned, still generic."""
     if plain:
@@ -244,6 +243,7 @@ def reference_solve(game, state, plain=True):
     return (DepthFirstSolver if game.acyclic else ReachabilitySolver)(game, Limits(max_states=SMALL)).solve(state)
 
 
+@functools.cache
 def small_positions(game):
     """[(state, the reference's result, where)]: decision states near the end of seeded lines,
     half of them from lines that win. From each line's end, 1, 2, 4, ... decisions back while the
@@ -255,10 +255,12 @@ def small_positions(game):
     for group in (filter(wins, lines(game)), (line for line in lines(game) if not wins(line))):
         found = []
         for line in group:
-            decisions, farthest, back = line.decisions, None, 1
-            plain = reference_solve(game, decisions[-1]).exact if decisions else True
+            decisions, farthest, back, plain = line.decisions, None, 1, True
             while back <= len(decisions):
                 result = reference_solve(game, decisions[-back], plain)
+                if not result.exact and back == 1 and plain:  # the plain search cannot decide even the last one
+                    plain = False
+                    continue
                 if not result.exact:
                     break
                 farthest, back = (decisions[-back], result, f"{game.name}, {line.how}, {back} back"), back * 2

@@ -275,7 +275,7 @@ class State(BaseState):
         closest in value; then the pile."""
         cell = move.where - 1
         tops = self.tops[:cell] + (self.card,) + self.tops[cell + 1:]
-        ready = near = strong = 0
+        kills_now = ready = near = strong = 0
         for s in range(SPACES):
             if self.status[s] != DEAD:
                 a, b = (tops[x] for x in SUPPORTS[s])
@@ -283,10 +283,10 @@ class State(BaseState):
                 strong += enough
                 if self.status[s] == UP:
                     matched = matches(self.zombies[s], a) + matches(self.zombies[s], b)
-                    ready += enough and matched == 2
+                    killed = enough and matched == 2  # kills(): its supports kill it now
+                    ready += killed
+                    kills_now += killed and SPACE_CELL[s] == cell
                     near += matched + enough
-        kills_now = sum(self.status[s] == UP and kills(self.zombies[s], *(tops[x] for x in SUPPORTS[s]))
-                        for s in CELL_SPACES[cell])
         return -kills_now, -ready, -near, -strong, abs(value_of(self.tops[cell]) - value_of(self.card)), cell
 
     def safe_move(self):
