@@ -519,3 +519,28 @@ def swap_code(arr, k, kingdoms):
         current[k], current[j] = current[j], current[k]
         shift += 3
     return code
+
+
+def legal_moves(int step, tuple arr, tuple avail, int k, u64 hand, int jacks, int lead):
+    """The rules as the search applies them, for the contract test against the reference: the moves
+    of a decision (``step``: 0 choose a kingdom, 1 between debates, 2 answer ``lead``, 3 discard)
+    in a neutral form: ("visit", kingdom), ("debate",), ("play", card), ("discard", card),
+    ("use", suit, from a jack?, kingdom swapped with or -1), one per supporter of the suit."""
+    cdef int s, j, trump
+    cdef u64 follow
+    if step == 0:
+        return [("visit", j) for j in range(KINGDOMS) if arr[j] >= 0]
+    if step == 2:
+        follow = hand & SUITMASK[lead // 8]
+        return [("play", c) for c in range(32) if (follow if follow else hand) >> c & 1]
+    if step == 3:
+        return [("discard", c) for c in range(32) if hand >> c & 1]
+    trump = arr[k]
+    out = [("debate",)]
+    for s in range(4):
+        for jack in ([1] if not jacks >> s & 1 else []) + [0] * avail[s]:
+            if s == SPADES:
+                out += [("use", s, jack, j) for j in range(KINGDOMS) if j != k and arr[j] >= 0]
+            elif s == DIAMONDS or hand & SUITMASK[trump if s == HEARTS else CLUBS]:
+                out.append(("use", s, jack, -1))
+    return out

@@ -200,6 +200,8 @@ class Game:
                                  # estimates by determinization (solvers/determinized.py)
     score_name: str | None = None
     score_sense: str | None = None  # "lower" or "higher" is better; None: the game has no score
+    scores_losses: bool = False  # a loss scores too, worth playing for: blind rollouts rank moves with
+                                 # equal wins by their losing scores (solvers/sampling.py)
     modes: tuple = ("open",)     # "blind" too: the game then has a baseline_move policy
     aspiration: bool = True      # exact search aims first at the optimistic bound (solvers/dfs.py);
                                  # off where that bound is far above typical wins

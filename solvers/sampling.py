@@ -57,34 +57,40 @@ def candidate_moves(game, state) -> list:
 
 
 def rollout_stats(game, state, samples: int, seed: int = 0) -> list:
-    """[(move, wins, sum of winning scores)] for each candidate move of a decision state: the
-    move, then the baseline policy, over ``samples`` sampled draws (the kernel's when it has one)."""
+    """[(move, wins, sum of winning scores, sum of losing scores)] for each candidate move of a
+    decision state: the move, then the baseline policy, over ``samples`` sampled draws (the
+    kernel's when it has one). The last sum only in games whose losses score (Game.scores_losses),
+    where it breaks ties between moves."""
     stats = game.fast_rollouts(state, samples, seed)
     if stats is not None:
         return stats
     stats = []
     for move in candidate_moves(game, state):
-        wins = total = 0
+        wins = total = lost_total = 0
         for i in range(samples):
             final = play_out(game, state.play(move), SplitMix64(seed + i), game.baseline_move)
             outcome = final.outcome()
             if outcome is not None and outcome.won:
                 wins += 1
                 total += outcome.score or 0
-        stats.append((move, wins, total))
+            elif outcome is not None:
+                lost_total += outcome.score or 0
+        stats.append((move, wins, total, lost_total) if game.scores_losses else (move, wins, total))
     return stats
 
 
 def estimated_rows(game, state, samples: int, seed: int = 0) -> list:
     """The estimator's ranked moves: dicts with move, win_probability, its interval, samples and
-    expected_score (on a win); best first (win fraction, then score, then the legal order). Moves
+    expected_score (on a win); best first (win fraction, then the winning scores, then the losing
+    scores, then the legal order). Moves
     the rollouts passed over (Game.rollout_moves) follow with win_probability None."""
     rows = []
-    for move, wins, total in rollout_stats(game, state, samples, seed):
+    sense = -1 if game.score_sense == "lower" else 1
+    for move, wins, total, *lost in rollout_stats(game, state, samples, seed):
         lo, hi = wilson_interval(wins, samples)
         rows.append({"move": move, "win_probability": wins / samples, "interval": [lo, hi],
                      "samples": samples, "expected_score": total / wins if wins else None,
-                     "exact": False, "_rank": (wins, -total if game.score_sense == "lower" else total)})
+                     "exact": False, "_rank": (wins, sense * total, sense * sum(lost))})
     rows.sort(key=lambda r: r["_rank"], reverse=True)  # stable: ties keep the legal order
     for r in rows:
         del r["_rank"]

@@ -3,8 +3,9 @@ trumps, the four abilities from jacks and from supporting rulers, a visit's end,
 reshuffle, the score), the rule text's example, deals, moves and the card invariant along random
 games. Rules: seeds/000 p. 47, RULINGS.md and docs/rules/emissary.md.
 
-The game is registered with ``implemented = False`` while its solvers are written, so these tests
-use the engine directly rather than the CLI."""
+Then the open-mode kernel (ext/emissary.pyx) against the generic search on last-visit
+positions (wins, losses, spent supporters, a reshuffle mid-visit), whole deals, time limits, the
+baseline, the puzzles and the CLI."""
 from __future__ import annotations
 
 import random
@@ -14,6 +15,12 @@ import pytest
 from solodeck import cards as C
 from solodeck.api import NoWin, Outcome
 from solodeck.errors import DealError, MoveError
+from solodeck.api import advance_chance
+from solodeck.ext import extensions_disabled
+from solodeck.result import Limits
+from solodeck.solvers import DepthFirstSolver, make_solver
+from solodeck.solvers.expectimax import ExpectimaxSolver
+from solodeck.solvers.sampling import BlindPolicy
 from solodeck.games.emissary import (ACT, CHOOSE, DECK_CARDS, DISCARD, DRAW, GAME, JACKS, LEAD, RESPOND,
                                      RULER_CARDS, DEBATE, Move, State, legal_responses, parse_move, wins_debate)
 from solodeck.shuffle import shuffled
@@ -254,3 +261,149 @@ def test_a_visit_past_its_target_is_a_certain_loss():
     state = lead(visiting(1, "5D 6D", deck="3D 2D 4C", scoring="AH"), "3D").play(Move("play", card("5D")))
     assert state.score_bound() == NoWin(0)
 
+
+
+# -- the open-mode kernel ------------------------------------------------------------------------------
+needs_kernel = pytest.mark.skipif(extensions_disabled() or GAME.load_kernel() is None, reason="kernel not built")
+
+
+def kernel_solver(limits=None):
+    solver = make_solver(GAME, limits or Limits(time_limit=60))
+    assert type(solver).__name__ == "KernelSolver"
+    return solver
+
+
+def rest_discarded(state):
+    """``state`` with every card A-8 not placed yet in the discard pile (the search reads the
+    discard pile as the cards not anywhere else, as in any real position)."""
+    placed = set(state.hand + state.deck + state.discard + state.scoring + ((state.lead,) if state.lead >= 0 else ()))
+    return state._with(discard=tuple(sorted(state.discard + tuple(c for c in DECK_CARDS if c not in placed))))
+
+
+def last_visit_positions(seeds=range(3), per_line=6):
+    """Decisions of the last visit: along the kernel's winning line of a seeded deal, then random
+    moves from there (supporters spent, debates lost or won past the target)."""
+    out = []
+    for seed in seeds:
+        state = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
+        result = kernel_solver().solve(state)
+        rng = random.Random(seed)
+        for move in result.line:
+            if state.won_count() == 7 and state.kingdom >= 0 and len(state.hand) <= 4:
+                break
+            state = advance_chance(state.play(move))
+        for _ in range(per_line):
+            position = state
+            for _ in range(rng.randrange(4)):
+                if position.outcome() is not None:
+                    break
+                position = advance_chance(position.play(rng.choice(position.legal_moves())))
+            if position.outcome() is None:
+                out.append(position)
+    return out
+
+
+def generic(position):
+    """The generic depth-first search (bounds and a table, nothing of the kernel's): the reference.
+    The unpruned one takes minutes here (jacks draw from a deck of 20 cards)."""
+    return DepthFirstSolver(GAME, Limits(time_limit=60)).solve(position)
+
+
+@needs_kernel
+def test_the_kernel_values_last_visit_positions_as_the_generic_search_does():
+    verdicts, scores = set(), set()
+    for position in last_visit_positions():
+        reference = generic(position)
+        assert reference.exact
+        result = kernel_solver().solve(position)
+        assert (result.verdict, result.score, result.exact) == (reference.verdict, reference.score, True), str(position)
+        assert kernel_solver().value(position) == (GAME.utility(Outcome(reference.verdict == "winnable",
+                                                                         reference.score)), True)
+        verdicts.add(result.verdict)
+        scores.add(result.score)
+    assert verdicts == {"winnable", "unwinnable"} and len(scores) >= 3, (verdicts, scores)
+
+
+@needs_kernel
+@pytest.mark.parametrize("hand, deck, kingdom, spent", [
+    ("5C 6C 7C", "2H 3H", 8, ()),          # the jack of clubs draws three: the deck runs out, a reshuffle
+    ("5C 6C 7C 8C", "2H", 8, (1, 2)),       # a supporter spent already; clubs and diamonds both draw
+    ("AS 2S 3S", "4S 5S 6S 7S", 8, ()),     # every card must win, the leads are all below
+    ("4D 8S", "AD 2D 3D", 1, ()),           # kingdom 1 (trump diamonds): exactly one win
+])
+def test_the_kernel_agrees_with_the_generic_search_on_built_last_visits(hand, deck, kingdom, spent):
+    visited = [k for k in range(1, 9) if k != kingdom]
+    position = rest_discarded(visiting(kingdom, hand, deck, visited=visited, spent=spent, shuffles=3, seed=5))
+    reference = generic(position)
+    result = kernel_solver().solve(position)
+    assert (result.verdict, result.score) == (reference.verdict, reference.score) and result.exact
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", range(4))
+def test_whole_deals_win_with_every_supporter_unused(seed):
+    """Open play is that flexible: every deal of the 1,000 of results/emissary scores 16 (the most
+    there is, so the line found is the proof)."""
+    state = GAME.initial_state(GAME.new_deal(seed))
+    result = kernel_solver(Limits(time_limit=10)).solve(state)
+    assert (result.verdict, result.score, result.exact) == ("winnable", 16, True)
+    assert GAME.replay_moves(state, result.line).outcome() == Outcome(True, 16)
+
+
+@needs_kernel
+def test_a_time_limit_gives_unknown_never_unwinnable():
+    result = kernel_solver(Limits(time_limit=1e-9)).solve(GAME.initial_state(GAME.new_deal(0)))
+    assert result.verdict in ("unknown", "winnable")
+    if result.verdict == "unknown":
+        assert not result.exact and result.line == []
+
+
+@needs_kernel
+def test_the_kernel_reads_the_rules_as_the_reference_does_along_random_games():
+    compared = 0
+    for seed in range(10):
+        state, rng = advance_chance(GAME.initial_state(GAME.new_deal(seed))), random.Random(seed)
+        while state.outcome() is None:
+            fast, reference = GAME.kernel_moves(state), state.legal_moves()
+            assert sorted(fast) == sorted(reference), str(state)
+            compared += 1
+            state = advance_chance(state.play(rng.choice(reference)))
+    assert compared > 100
+
+
+# -- the baseline ------------------------------------------------------------------------------------
+def test_the_baseline_visits_the_kingdom_its_hand_looks_good_for():
+    state = State(RULERS, 0, 0, -1, cards("AD 2D 3D 4D 8S 8H AC 2C"), (), (), (), 0, CHOOSE)
+    assert GAME.baseline_move(state) == Move("visit", target=2)  # trump spades: 8S + half of 8H = 1.5, nearest 2
+    state = State(RULERS, 1 << 1 | 1 << 4, 0, -1, state.hand, (), (), (), 0, CHOOSE)
+    assert GAME.baseline_move(state) == Move("visit", target=4)  # spades' kingdoms won: clubs counts 3, nearest 4
+
+
+def test_the_baseline_wins_while_wins_are_needed_and_loses_after():
+    needing = lead(visiting(3, "4H 7H 2C", deck="3H 5H"), "3H")  # trump hearts, 3 wins to make of 3 cards
+    assert GAME.baseline_move(needing) == Move("play", card("4H"))
+    done = lead(visiting(1, "4H 7H 2C", deck="5H 3H", scoring="5S"), "5H")  # kingdom 1's one win made
+    assert GAME.baseline_move(done) == Move("play", card("4H"))  # 7H would win
+
+
+def test_the_baseline_discards_trumps_it_does_not_need_with_the_jack_of_hearts():
+    state = visiting(1, "AD 5D 2C 3S", scoring="8S")         # kingdom 1 (trump diamonds) won already
+    assert GAME.baseline_move(state) == Move("use", JACKS[1])
+
+
+# -- blind mode ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("kingdom, hand, deck", [(2, "5H 2C 7S", "4H 6C 3S"), (1, "5H 2C 7S", "4H 6C 8S")])
+def test_open_play_bounds_blind_play_and_the_policy_never_sees_the_order(kingdom, hand, deck):
+    """Last debates with three cards unseen (jacks spent, so no draw reaches the discard pile): the
+    blind value is at most the mean open win over the six orders of the deck, and the blind policy
+    ranks the moves the same whatever the order."""
+    visited = [k for k in range(1, 9) if k != kingdom]
+    orders = [" ".join(p) for p in __import__("itertools").permutations(deck.split())]
+    positions = [rest_discarded(visiting(kingdom, hand, order, visited=visited, spent=visited, jacks=15))
+                 for order in orders]
+    open_wins = sum(DepthFirstSolver(GAME).solve(p).verdict == "winnable" for p in positions) / len(positions)
+    blind = ExpectimaxSolver(GAME).value(positions[0])[0]
+    assert 0 < blind <= open_wins + 1e-12
+    policy = BlindPolicy(GAME, samples=4)
+    rows = [policy.rank(p) for p in positions]
+    assert all(r == rows[0] for r in rows)

@@ -323,11 +323,13 @@ class Emissary(Game):
     aliases = ("the-emissary",)
     title = "The Emissary"
     source = "Isaludo (seeds/000), p. 47"
-    implemented = False  # step 13 in progress: the reference engine is here, the solvers are not
     kernel = "emissary"
+    blind_samples = 16  # rollouts per move: a rollout plays the rest of the game in Python (~2 ms)
+    blind_exact_states = 100  # exact blind values fit only the last debates of the last visit
     has_chance = True
     score_name = "score"  # kingdoms won + supporting rulers never used (16 at most), for a loss too
     score_sense = "higher"
+    scores_losses = True  # blind wins are rare: rollouts that lose still tell the kingdoms won
     modes = ("open", "blind")
     piles = {"rulers": "the 8 kings and queens, on kingdoms 1-8 from left to right",
              "deck": "the 32 cards A-8, top first"}
@@ -352,6 +354,76 @@ class Emissary(Game):
 
     def parse_move(self, text):
         return parse_move(text)
+
+    def baseline_move(self, state):
+        """The baseline: a rule a person would use, reading only the hand, the rulers and the score.
+
+        - Visit the kingdom whose number is nearest the debates the hand looks good for (a trump
+          counts one, an 8 of another suit a half), the lowest on a tie.
+        - Between debates, with the jacks only (supporters are points, never spent): hearts when
+          the hand holds more trumps than wins to make and enough other cards to make them;
+          clubs when wins to make are about as many as the cards; else debate.
+        - Answer a lead by winning, with the lowest card that wins, when at least half the cards
+          left must win; else by losing, with the lowest card that loses (the highest once no
+          win is needed: strong cards could force a win later). When that is impossible, the
+          lowest card.
+        - Diamonds' discards (never chosen here): the lowest card."""
+        moves = state.legal_moves()
+        if state.step == CHOOSE:
+            def gap(move):
+                trump = suit(state.rulers[move.target - 1])
+                strong = sum(1 if suit(c) == trump else 0.5 if value(c) == 8 else 0 for c in state.hand)
+                return abs(move.target - strong), move.target
+            return min(moves, key=gap)
+        need = state.kingdom + 1 - len(state.scoring) if state.kingdom >= 0 else 0
+        if state.step == ACT:
+            trumps = sum(suit(c) == state.trump() for c in state.hand)
+            for move in moves:
+                if move.kind == "use" and move.card in JACKS:
+                    if suit(move.card) == HEARTS and trumps > need and len(state.hand) - trumps >= need:
+                        return move
+                    if suit(move.card) == CLUBS and need >= len(state.hand) - 1 and need > 0:
+                        return move
+            return DEBATE
+        if state.step == RESPOND:
+            winning = [m for m in moves if wins_debate(m.card, state.lead, state.trump())]
+            losing = [m for m in moves if m not in winning]
+            by_value = lambda m: (value(m.card), m.card)
+            if winning and (2 * need >= len(state.hand) or not losing) and need > 0:
+                return min(winning, key=by_value)
+            if losing:
+                return max(losing, key=by_value) if need <= 0 else min(losing, key=by_value)
+        return min(moves, key=lambda m: (value(m.card), m.card))
+
+    def kernel_moves(self, state):
+        """The kernel's reading of the rules (ext/emissary.pyx legal_moves) as reference moves."""
+        kernel = self.load_kernel()
+        if kernel is None or not state.legal_moves():
+            return None
+        arr = tuple(-1 if state.visited >> i & 1 else suit(r) for i, r in enumerate(state.rulers))
+        supporters = [[r for i, r in enumerate(state.rulers) if state.visited >> i & 1 and not state.spent >> i & 1
+                       and suit(r) == s] for s in range(4)]
+        step = {CHOOSE: 0, ACT: 1, RESPOND: 2, DISCARD: 3}[state.step]
+        hand = sum(1 << kernel.to_index(c) for c in state.hand)
+        moves, used = [], [0] * 4
+        others = sum(1 for j in range(KINGDOMS) if j != state.kingdom and arr[j] >= 0)
+        for kind, *rest in kernel.legal_moves(step, arr, tuple(map(len, supporters)), state.kingdom, hand,
+                                              state.jacks, kernel.to_index(state.lead) if state.lead >= 0 else 0):
+            if kind == "visit":
+                moves.append(Move("visit", target=rest[0] + 1))
+            elif kind == "debate":
+                moves.append(DEBATE)
+            elif kind in ("play", "discard"):
+                moves.append(Move(kind, kernel.to_card(rest[0])))
+            else:
+                s, jack, other = rest
+                if jack:
+                    ability = JACKS[s]
+                else:  # the supporters of a suit one after the other, a spades one with each other kingdom
+                    ability = supporters[s][used[s] // (others if s == SPADES else 1)]
+                    used[s] += 1
+                moves.append(Move("use", ability, other + 1 if other >= 0 else 0))
+        return moves
 
     def fast_solver(self, limits, progress=None):
         """The kernel's search split at the visits (ext/emissary.pyx): whole deals in about a
