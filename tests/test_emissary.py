@@ -8,12 +8,16 @@ positions (wins, losses, spent supporters, a reshuffle mid-visit), whole deals, 
 baseline, the puzzles and the CLI."""
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
+from conftest import PUZZLES, fixed_line_record
 
 from solodeck import cards as C
 from solodeck.api import NoWin, Outcome
+from solodeck.deals import load_deal
 from solodeck.errors import DealError, MoveError
 from solodeck.api import advance_chance
 from solodeck.ext import extensions_disabled
@@ -407,3 +411,78 @@ def test_open_play_bounds_blind_play_and_the_policy_never_sees_the_order(kingdom
     policy = BlindPolicy(GAME, samples=4)
     rows = [policy.rank(p) for p in positions]
     assert all(r == rows[0] for r in rows)
+
+
+# -- positions in deal files -------------------------------------------------------------------------
+POSITION = """game = "emissary"
+seed = 4
+
+[position]
+rulers = "KD QS KH QC KS QH KC QD"
+won = [2, 5]
+used = [5]
+visiting = 3
+hand = "AS 3H 7C"
+deck = "2S 4S 5S 6S 7S 8S AH 2H 4H 5H 6H 7H 8H AD 2D 3D 4D 5D 6D 7D 8D AC 2C 3C 4C 5C 6C"
+discard = "8C"
+scoring = "3S"
+jacks = "JS"
+shuffles = 2
+"""
+
+
+def test_a_position_in_a_deal_file_is_the_state_it_says(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(POSITION)
+    state = GAME.initial_state(load_deal(path))
+    assert (state.step, state.kingdom, state.visited, state.spent, state.jacks, state.shuffles, state.seed) == \
+        (ACT, 2, 0b10010, 0b10000, 0b1, 2, 4)
+    assert state.hand == tuple(sorted(cards("AS 3H 7C"))) and state.scoring == cards("3S")
+    assert Move("use", card("KS")) not in state.legal_moves()  # kingdom 5's ruler is spent
+    assert Move("use", card("QS"), 1) in state.legal_moves()  # kingdom 2's supports, and swaps
+
+
+@pytest.mark.parametrize("change, field", [
+    (("won = [2, 5]", "won = [2, 9]"), "position.won"),
+    (("used = [5]", "used = [4]"), "position.used"),
+    (("visiting = 3", "visiting = 2"), "position.visiting"),
+    (('discard = "8C"', 'discard = ""'), "position (hand, deck, discard and scoring together)"),
+    (('jacks = "JS"', 'jacks = "QS"'), "position.jacks"),
+    (("shuffles = 2", "shuffles = -1"), "position.shuffles"),
+    (('rulers = "KD', 'rulers = "JD'), "position.rulers"),
+    (("seed = 4", "seed = 4\n[position.extra]"), "position.extra"),
+])
+def test_a_bad_position_names_its_field(tmp_path, change, field):
+    path = tmp_path / "p.toml"
+    path.write_text(POSITION.replace(*change))
+    with pytest.raises(DealError, match=field.replace("(", r"\(").replace(")", r"\)")):
+        GAME.initial_state(load_deal(path))
+
+
+# -- the move-count regression and the command line -----------------------------------------------------
+COUNTS = Path(__file__).parent / "data" / "emissary_move_counts.json"
+
+
+def test_move_count_regression():
+    """Perft-style: the legal-move counts along a fixed line of each seeded deal must not change."""
+    expected = json.loads(COUNTS.read_text())
+    assert len(expected) == 8
+    for entry in expected:
+        assert fixed_line_record(GAME, entry["seed"]) == entry
+
+
+@needs_kernel
+def test_cli_solves_deals_and_positions(cli, tmp_path):
+    out = cli("solve", PUZZLES / "emissary" / "win-1.toml", "--quiet", check=True).stdout
+    assert "winnable" in out and "16 (proven best)" in out
+    out = cli("solve", PUZZLES / "emissary" / "lost-1.toml", "--json", check=True).stdout
+    assert json.loads(out)["verdict"] == "unwinnable" and json.loads(out)["score"] == 14
+    bad = tmp_path / "bad.toml"
+    bad.write_text(POSITION.replace("visiting = 3", "visiting = 5"))
+    result = cli("solve", bad)
+    assert result.returncode == 2 and "position.visiting" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_cli_plays_with_the_baseline(cli):
+    out = cli("play", "emissary", "--seed", "3", "--policy", "baseline", check=True).stdout
+    assert "visit" in out
