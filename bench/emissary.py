@@ -71,8 +71,8 @@ def against(args):
             kernel_times.append(time.perf_counter() - start)
             decided += reference.exact
             alike += reference.exact and (reference.verdict, reference.score) == (result.verdict, result.score)
-        print(f"{label} ({len(positions)}): the generic search decides {decided}, all alike with the kernel: "
-              f"{alike == decided}; generic median {statistics.median(generic_times):.2f} s, max "
+        print(f"{label} ({len(positions)}): the generic search decides {decided} ({alike} alike with the kernel); "
+              f"generic median {statistics.median(generic_times):.2f} s, max "
               f"{max(generic_times):.2f} s, {nodes / sum(generic_times):,.0f} nodes/s; kernel median "
               f"{statistics.median(kernel_times) * 1000:.1f} ms, max {max(kernel_times) * 1000:.1f} ms")
 

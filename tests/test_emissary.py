@@ -473,7 +473,7 @@ def test_move_count_regression():
 
 @needs_kernel
 def test_cli_solves_deals_and_positions(cli, tmp_path):
-    out = cli("solve", PUZZLES / "emissary" / "win-1.toml", "--quiet", check=True).stdout
+    out = cli("solve", PUZZLES / "emissary" / "seed-3.toml", "--quiet", check=True).stdout
     assert "winnable" in out and "16 (proven best)" in out
     out = cli("solve", PUZZLES / "emissary" / "lost-1.toml", "--json", check=True).stdout
     assert json.loads(out)["verdict"] == "unwinnable" and json.loads(out)["score"] == 14
