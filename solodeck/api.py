@@ -85,6 +85,13 @@ class State:
         outcome = self.outcome()
         return bool(outcome and outcome.won)
 
+    def stop_outcome(self) -> Outcome | None:
+        """What the position is worth to a line that makes no more progress from it, in a game
+        whose positions repeat and that has a score (None: nothing). solvers/reach.py counts it at
+        every position it reaches, so a game offers it only where no line from the position can
+        end worse (the score never goes down); Loot the Loop's is a loss with its score pile."""
+        return None
+
     # -- chance: draws, reveals, reshuffles after the deal (Game.has_chance) --------------------
     def is_chance(self) -> bool:
         return False

@@ -104,7 +104,10 @@ def finish_open(game, state, line, *, won: bool, stop: StopReason | None = None,
     winning line is the best one and a non-winning line proves no win exists), else why a limit
     stopped it (then only a winning line means anything). The line is replayed under the rules
     first; a claimed win that does not replay to a win is an internal error, never an answer."""
-    outcome = game.replay_moves(state, line).outcome()
+    end = game.replay_moves(state, line)
+    outcome = end.outcome()
+    if outcome is None and stop is None and not won:
+        outcome = end.stop_outcome()  # the best is a line that stops making progress (solvers/reach.py)
     replayed_win = bool(outcome and outcome.won)
     if won != replayed_win and (won or stop is None):
         raise AssertionError(f"internal error: {engine} says its line {'wins' if won else 'loses'}, "

@@ -16,14 +16,21 @@ there is a win here), ``table_scope()`` says when the table must be cleared, and
 symmetries. ``prune=False`` turns the hooks off (safe moves, search_moves, the pre-search):
 the plain reference the tests compare with.
 
-Games with a score need more than reachability; they are refused until one arrives.
+**Games with a score** (Loot the Loop) need the best reachable outcome, not just a win. The
+value of a position is then the best, over every position it reaches, of the outcome there: a
+finished game's, or ``stop_outcome()`` (what a line that makes no more progress is worth; the game
+offers it only where the score never goes down, so it never exceeds what the position is worth
+anyway). A maximum over a reachable set needs no components: one depth-first pass over the
+positions reachable from the root (each entered once) keeps the best outcome met and the line to
+it, and skips a position whose ``score_bound()`` cannot beat that best (the best only rises, so a
+position skipped stays skippable). Exhaustive, it is exact; a limit keeps the best met, unproven.
+Each solve is its own search: the values of positions other than the root are never known.
 """
 from __future__ import annotations
 
 import time
 
 from solodeck.api import Outcome, advance_chance
-from solodeck.errors import UnsupportedError
 from solodeck.result import Limits, SearchStopped, StopReason, finish_open
 
 WIN, LOST = "win", "lost"
@@ -64,13 +71,12 @@ class ReachabilitySolver:
     """Exact search with DepthFirstSolver's interface (``solve``, ``value``) on a cyclic state graph."""
 
     def __init__(self, game, limits: Limits | None = None, progress=None, *, prune: bool = True):
-        if game.score_sense is not None:
-            raise UnsupportedError(f"{game.name}: the search for games whose positions repeat decides "
-                                   "win or loss only; a score is not supported yet")
         self.game, self.limits, self.progress, self.prune = game, limits or Limits(), progress, prune
         self.table: dict = {}  # key -> (WIN, line_anchor, moves to the win) or (LOST,)
         self._capacity = max(1024, int(self.limits.memory_mb * 2**20 / BYTES_PER_ENTRY))
         self.nodes = 0
+        self.entered = set()  # games with a score: the positions the last search entered
+        self.best = None  # games with a score: (utility, line), the best met by the last search
         self._deadline = None
         self._scope = None  # the table_scope() the table's entries were found under
 
@@ -80,6 +86,8 @@ class ReachabilitySolver:
             self._deadline = None  # a value() before may have set its own budget
         elif self._deadline is None:
             self._deadline = start + self.limits.time_limit
+        if self.game.score_sense is not None:
+            return self._solve_scored(state, start)
         pre = presearch(lambda lim: ReachabilitySolver(self.game, lim), state, self.limits, start) \
             if self.prune else None
         if pre is not None:
@@ -100,10 +108,74 @@ class ReachabilitySolver:
         its own budget: the limits' time, else VALUE_SECONDS."""
         self._deadline = time.perf_counter() + (self.limits.time_limit or VALUE_SECONDS)
         try:
+            if self.game.score_sense is not None:
+                return self._best_reachable(state)[0], True
             found, _line = self._search(state)
         except SearchStopped:
             return None, False
         return self.game.utility(Outcome(True, None) if found else None), True
+
+    # -- games with a score: the best outcome reachable ----------------------------------------
+    def _solve_scored(self, state, start):
+        self.best = None
+        stop = None
+        try:
+            utility, line = self._best_reachable(state)
+        except SearchStopped as stopped:
+            stop = stopped.reason
+            utility, line = self.best if self.best is not None else (None, [])
+        return finish_open(self.game, state, line, won=bool(utility and utility[0] == 1), stop=stop,
+                           nodes=self.nodes, stored=len(self.entered), start=start,
+                           engine="reach" if self.prune else "reach-unpruned")
+
+    def _worth(self, state):
+        """The utility of stopping at ``state``: its outcome if the game is over, else what a line
+        without progress from it is worth (None: such a line is worth nothing to count)."""
+        outcome = state.outcome()
+        if outcome is None:
+            outcome = state.stop_outcome()
+        return None if outcome is None else self.game.utility(outcome)
+
+    def _best_reachable(self, root):
+        """(the best utility reachable from ``root``, the line to it). ``self.best`` holds the
+        best met so far, for a caller stopped by a limit."""
+        game, prune = self.game, self.prune
+        root, head = closure(root, prune)
+        entered = self.entered = {root.key()}
+        best_value, best_line = self._worth(root) or game.utility(None), []
+        self.best = best_value, head
+        ceiling = game.bound_utility(root.score_bound()) if prune else None
+        path = []  # the moves from root to the position being expanded
+        frames = [(root, iter(self._expand(root)) if root.outcome() is None else iter(()), 0)]
+        while frames:
+            if ceiling is not None and best_value >= ceiling:
+                break  # nothing reachable can beat it
+            state, moves, depth = frames[-1]
+            move = next(moves, None)
+            if move is None:
+                frames.pop()
+                continue
+            self.nodes += 1
+            if self.nodes % _CHECK_EVERY == 0:
+                self._check(len(entered))
+            child, autos = closure(state.play(move), prune)
+            key = child.key()
+            if key in entered:
+                continue
+            if prune:
+                bound = game.bound_utility(child.score_bound())
+                if bound is not None and bound <= best_value:
+                    continue  # entered or not, it cannot beat the best (and the best only rises)
+            entered.add(key)
+            del path[depth:]
+            path.append([move] + autos)
+            worth = self._worth(child)
+            if worth is not None and worth > best_value:
+                best_value, best_line = worth, head + [m for piece in path for m in piece]
+                self.best = best_value, best_line
+            if child.outcome() is None:
+                frames.append((child, iter(self._expand(child)), depth + 1))
+        return best_value, best_line
 
     # -- the search --------------------------------------------------------------------------
     def _expand(self, state):

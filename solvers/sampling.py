@@ -69,7 +69,7 @@ def rollout_stats(game, state, samples: int, seed: int = 0) -> list:
         wins = total = lost_total = 0
         for i in range(samples):
             final = play_out(game, state.play(move), SplitMix64(seed + i), game.baseline_move)
-            outcome = final.outcome()
+            outcome = final.outcome() or final.stop_outcome()  # the baseline gave up: what it holds
             if outcome is not None and outcome.won:
                 wins += 1
                 total += outcome.score or 0
@@ -163,6 +163,8 @@ class BlindPolicy:
         """Every legal move as a row (move, win_probability, interval, samples, expected_score,
         exact), best first: the first row is the move the policy plays."""
         rows = exact_rows(self.game, state, self.exact_limits)
+        if rows is not None and self.game.scores_losses and rows[0]["win_probability"] == 0:
+            rows = None  # no win anywhere: the losing scores decide, and only the estimator measures them
         if rows is None:
             rows = (self.determinizer.rows(state) if self.determinizer is not None
                     else estimated_rows(self.game, state, self.samples, self.seed))
