@@ -77,6 +77,8 @@ class ReachabilitySolver:
         self.nodes = 0
         self.entered = set()  # games with a score: the positions the last search entered
         self.best = None  # games with a score: (utility, line), the best met by the last search
+        self.first_win_seconds = None  # games with a score: when the last solve met its first win
+        self._start = 0.0
         self._deadline = None
         self._scope = None  # the table_scope() the table's entries were found under
 
@@ -117,7 +119,7 @@ class ReachabilitySolver:
 
     # -- games with a score: the best outcome reachable ----------------------------------------
     def _solve_scored(self, state, start):
-        self.best = None
+        self.best, self.first_win_seconds, self._start = None, None, start
         stop = None
         try:
             utility, line = self._best_reachable(state)
@@ -171,6 +173,8 @@ class ReachabilitySolver:
             path.append([move] + autos)
             worth = self._worth(child)
             if worth is not None and worth > best_value:
+                if worth[0] == 1 and best_value[0] != 1:
+                    self.first_win_seconds = time.perf_counter() - self._start
                 best_value, best_line = worth, head + [m for piece in path for m in piece]
                 self.best = best_value, best_line
             if child.outcome() is None:

@@ -205,6 +205,11 @@ class State(BaseState):
         """Every card not seen yet, each as likely: all backs are alike."""
         return [(card, 1) for card in self.hidden_cards()]
 
+    def sample_chance(self, rng):
+        """As the default (one unseen card, each as likely, in the listed order) without the list."""
+        cards = self.hidden_cards()
+        return cards[rng.next() % len(cards)]
+
     def apply_chance(self, card):
         """The card at the first turning place shows ``card``. If ``card`` lay face down
         elsewhere (a sampled outcome), the two trade places: the hidden faces stay a consistent
@@ -239,14 +244,14 @@ class State(BaseState):
     # -- search support --------------------------------------------------------------------------
     def score_bound(self):
         """Every ace and trinket still in play scored, but one: a win's last explore is by a
-        face-up trinket of the top two, which stays in the deck. With no trinket left nothing
-        moves any more: NoWin, the score as it is."""
+        face-up trinket of the top two, which stays in the deck. The pile and the aces and
+        trinkets in play always make 40 (the 53 cards less 12 traps and the joker), so that is
+        39 while a trinket is left; with none, nothing moves any more: NoWin, the pile as it is."""
         if self.exited:
             return self.score
-        trinkets = sum(1 for c in self.notes) + sum(1 for c in self.deck if trinket_value(card_of(c)))
-        if not trinkets:
-            return NoWin(self.score)
-        return self.score + self.aces_left() + trinkets - 1
+        if self.notes or any(trinket_value(card_of(c)) for c in self.deck):
+            return 39
+        return NoWin(self.score)
 
     def search_moves(self):
         """The legal moves, best first: an explore that wins, one that scores (an ace first), a
@@ -262,13 +267,17 @@ class State(BaseState):
         return sorted(out, key=self._order)
 
     def _order(self, m):
+        """0 an explore that wins, 1 one that scores an ace, 2 a trinket, 3 a look around, 4 an
+        explore onto a face-down card, 5 onto the exit with an ace still out, 6 mark, 7 return."""
         if m.kind == "explore":
             land = self.landing(m.value)
             if not is_up(land):
                 return 4
             cls = card_class(card_of(land))
-            return 0 if cls == JOKER_CLASS else (1 if cls == ACE_CLASS else 2)
-        return 3 if m.kind == "look" else (5 if m.kind == "mark" else 6)
+            if cls == JOKER_CLASS:
+                return 0 if not self.aces_left() else 5
+            return 1 if cls == ACE_CLASS else 2
+        return 3 if m.kind == "look" else (6 if m.kind == "mark" else 7)
 
     def heuristic(self):
         return (4 - self.aces_left(), self.score)
@@ -324,7 +333,7 @@ class LootTheLoop(Game):
     modes = ("open", "blind")
     blind_estimator = "rollouts"  # the baseline's rollouts: cheap (a game is a few dozen moves)
     blind_exact_states = 50  # exact blind values only where a handful of positions remain
-    blind_samples = 32
+    blind_samples = 16
     acyclic = False      # explores go round the loop, marks and returns undo each other
     piles = {"deck": "the 52 cards and the joker, top first, all face down"}
 
