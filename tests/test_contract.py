@@ -368,7 +368,8 @@ OWN_LATE_POSITIONS = {"skyway": "tests/test_skyway.py::test_blind_mode_on_last_t
 
 def skip_without_late_positions(game, late):
     if game.has_hidden:  # unseen faces on the table, not the bottom of a pile: tests 7 below
-        pytest.skip(f"{game.name} hides faces: the hidden-face tests below and tests/test_{game.name.replace('-', '_')}_blind.py")
+        pytest.skip(f"{game.name} hides faces: the hidden-face tests below, and the game's own tests check "
+                    "open play bounds blind play on small positions")
     if game.name in OWN_LATE_POSITIONS:
         pytest.skip(f"{game.name}: its last unseen cards are a reshuffle, not a pile's bottom; "
                     f"see {OWN_LATE_POSITIONS[game.name]}")
