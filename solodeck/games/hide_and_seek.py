@@ -871,17 +871,21 @@ GAME = HideAndSeek()  # the registry's instance (solodeck/registry.py)
 
 
 # -- the baseline policy --------------------------------------------------------------------------
+BASE_T = [0.5, 1.0, 0.2]  # the rule's thresholds (see baseline_move)
+
+
 def baseline_move(state: State):
-    """A simple rule, from what the player sees (the odds of each face-down playmate's suit over
-    the grids consistent with the face-up ones):
+    """A simple rule, from what the player sees: the odds of each face-down playmate's suit over
+    the grids consistent with the face-up ones (a guess beside several face-down playmates is
+    likely to meet its suit among them, and then it scores when that one is revealed):
 
     1. with the deck empty, reveal the playmate expected to score most;
-    2. reveal a playmate expected to score 2 or more (the most first);
-    3. place the top card where the face-down playmates beside it most likely share its suit,
-       if that is at least an even chance for one of them;
-    4. withdraw the guess of the top card's suit least likely to score, if it is unlikely to;
-    5. place the top card in the empty space where it does least harm (a dead space first);
-    6. reveal the playmate expected to score most.
+    2. place the top card in the empty space where the face-down playmates beside it are
+       expected to hold its suit most (if at least 0.5 of a playmate);
+    3. else reveal the playmate expected to score most, if at least one card (it frees spaces);
+    4. else place the top card where it is expected to meet its suit at least 0.2 of a playmate;
+    5. else withdraw the guess of the top card's suit least likely to score;
+    6. else place it where it does least harm (a dead space first), else reveal.
     """
     moves = state.legal_moves()
     if not moves:
@@ -889,30 +893,29 @@ def baseline_move(state: State):
     odds = suit_odds(state.faces())
     sp, up = state.spaces, state.up
 
-    def expected(cell):
+    def expected(cell):  # the guesses revealing this playmate is expected to score
         return sum(odds[cell][suit(sp[p])] for p in CELL_SPACES[cell] if sp[p] >= 0)
 
-    def chance(p, s):  # the expected number of face-down playmates of suit s beside space p
-        cells = SPACE_CELLS[p] & ~up
-        return sum(odds[c][s] for c in range(12) if cells >> c & 1)
+    def chance(p, s):  # the face-down playmates of suit s expected beside space p
+        return sum(odds[c][s] for c in _cells(SPACE_CELLS[p] & ~up))
 
     reveals = sorted((m for m in moves if m.kind == "reveal"), key=lambda m: -expected(m.where))
     top = state.top()
-    if top < 0 or not [m for m in moves if m.kind != "reveal"]:
-        return reveals[0]
-    if expected(reveals[0].where) >= 2:
+    if top < 0:
         return reveals[0]
     s = suit(top)
     places = sorted((m for m in moves if m.kind == "place"), key=lambda m: -chance(m.where, s))
-    if places and max((odds[c][s] for c in _cells(SPACE_CELLS[places[0].where] & ~up)), default=0) >= 0.5:
-        return places[0]
     withdraws = sorted((m for m in moves if m.kind == "withdraw"), key=lambda m: chance(m.where, s))
-    if withdraws and chance(withdraws[0].where, s) < 0.25:
+    if places and chance(places[0].where, s) >= BASE_T[0]:
+        return places[0]
+    if reveals and expected(reveals[0].where) >= BASE_T[1]:
+        return reveals[0]
+    if places and chance(places[0].where, s) >= BASE_T[2]:
+        return places[0]
+    if withdraws:
         return withdraws[0]
     if places:
         return places[-1]
-    if withdraws:
-        return withdraws[0]
     return reveals[0]
 
 
