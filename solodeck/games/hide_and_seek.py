@@ -456,49 +456,37 @@ class State(BaseState):
         return sum(1 for p in CELL_SPACES[cell] if self.spaces[p] >= 0 and suit(self.spaces[p]) == s)
 
     def search_moves(self):
-        """The moves that can matter, best first.
+        """The moves that can matter, in an order that reads only what the player sees (blind
+        rollouts value the first few: Game.rollout_moves).
 
         - Deck empty: only reveals are left, and every live guess scores at the first reveal of
           its suit beside it, whatever the order: one reveal stands for all.
-        - A reveal that scores nothing is never better than keeping that playmate for later
-          (the same line with it revealed last scores at least as much): left out while any
-          other move exists.
         - Of two interchangeable spaces (T/B of a column, L/R of a row) and of the dead spaces
           (every playmate beside them face up), placing into either empty one, or withdrawing
           either guess of the same suit, leads to positions with equal keys: one is kept.
-        Order: reveals by what they score (most first), places beside a face-down playmate of the
-        card's suit (most such playmates first), withdraws, then the other places."""
+        Order: the baseline's move, then places (likeliest to meet the card's suit first),
+        reveals (most expected to score first), withdraws."""
         moves = self.legal_moves()
-        if not moves:
-            return moves
-        if self.top() < 0:
+        if not moves or self.top() < 0:
             return moves[:1]
-        scored, places, withdraws, dumps = [], [], [], []
-        seen_places, seen_withdraws = set(), set()
-        s = suit(self.top())
-        grid, up = self.world.grid, self.up
+        odds = suit_odds(self.faces())
+        sp, up, s = self.spaces, self.up, suit(self.top())
+        seen, ranked = set(), []
         for m in moves:
             if m.kind == "reveal":
-                gain = self.reveal_gain(m.where)
-                if gain:
-                    scored.append((-gain, m))
+                gain = sum(odds[m.where][suit(sp[p])] for p in CELL_SPACES[m.where] if sp[p] >= 0)
+                ranked.append((1, -gain, m))
                 continue
-            cls = self._space_class(m.where)
-            if m.kind == "place":
-                if cls in seen_places:
-                    continue
-                seen_places.add(cls)
-                cells = SPACE_CELLS[m.where] & ~up
-                matches = sum(1 for c in range(12) if cells >> c & 1 and suit(grid[c]) == s)
-                (places if matches else dumps).append((-matches, m))
-            else:
-                if cls in seen_withdraws:
-                    continue
-                seen_withdraws.add(cls)
-                withdraws.append(m)
-        ordered = [m for _g, m in sorted(scored)] + [m for _g, m in sorted(places)] + withdraws + \
-            [m for _g, m in sorted(dumps)]
-        return ordered or moves[:1]  # only reveals that score nothing: any one (see above)
+            cls = (m.kind, self._space_class(m.where))
+            if cls in seen:
+                continue
+            seen.add(cls)
+            near = sum(odds[c][s] for c in _cells(SPACE_CELLS[m.where] & ~up))
+            ranked.append((0, -near, m) if m.kind == "place" else (2, near, m))
+        first = baseline_move(self)
+        return [first] + [m for *_k, m in sorted(ranked) if m != first and
+                          not (first.kind != "reveal" and m.kind == first.kind and
+                               self._space_class(m.where) == self._space_class(first.where))]
 
     def _space_class(self, p: int):
         """Spaces that are interchangeable now: a pair's two spaces, or every dead space."""
