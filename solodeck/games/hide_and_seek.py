@@ -1,0 +1,1008 @@
+"""Hide and Seek (Isaludo): the pure-Python reference engine. Rules page: docs/rules/hide-and-seek.md.
+
+The playground is a 3x4 grid of face cards (``cells`` 0..11, row by row) with 14 perimeter
+``spaces``: T1-T4 (0-3, above the columns), B1-B4 (4-7, below), L1-L3 (8-10, left of the rows),
+R1-R3 (11-13, right). A state shares one :class:`World` (the grid's faces and the deck order) with
+every state of its game and says how far into the deck play has gone (``pos``), which playmates
+are face up (``up``, a 12-bit mask), what each space holds (a card or -1) and the score pile.
+
+Chance (blind mode): after a place or a withdraw the new top card is any card of the deck (a
+draw, ``pending == DRAW``); a reveal shows any face the grids consistent with what is seen allow
+(``pending`` = the cell). Open mode takes the dealt outcome; a blind outcome that differs from
+the world's is made true by a world consistent with it (apply_chance).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import permutations
+from math import factorial
+
+from .. import cards as C
+from ..api import Deal, Game, NoWin, Outcome, check_exact_pile
+from ..api import State as BaseState
+from ..errors import DealError, MoveError
+from ..shuffle import SplitMix64, shuffled, shuffled_by
+
+WIN_SCORE = 20
+ROWS, COLS = 3, 4
+ALL_UP = (1 << 12) - 1
+DRAW = 12          # pending: the new top card is being drawn
+NONE = -1          # pending: nothing (a decision, or the end)
+SPACE_NAMES = ("T1", "T2", "T3", "T4", "B1", "B2", "B3", "B4", "L1", "L2", "L3", "R1", "R2", "R3")
+SPACE_INDEX = {name: i for i, name in enumerate(SPACE_NAMES)}
+# The spaces beside each cell: above and below its column, left and right of its row.
+CELL_SPACES = tuple((c, 4 + c, 8 + r, 11 + r) for r in range(ROWS) for c in range(COLS))
+# The cells beside each space, as a bit mask.
+SPACE_CELLS = tuple(sum(1 << (r * 4 + c) for r in range(ROWS)) for c in range(COLS)) * 2 + \
+    tuple(sum(1 << (r * 4 + c) for c in range(COLS)) for r in range(ROWS)) * 2
+# The interchangeable pairs (T/B of a column, L/R of a row): key() sorts within them.
+PAIRS = tuple((c, 4 + c) for c in range(COLS)) + tuple((8 + r, 11 + r) for r in range(ROWS))
+PAIR_OF = tuple(range(4)) * 2 + tuple(range(4, 7)) * 2  # each space's pair
+
+
+def face_index(card: int) -> int:
+    """A face card's index 0..11: suit * 3 + (J 0, Q 1, K 2)."""
+    return (card // 13) * 3 + card % 13 - 10
+
+
+def face_card(index: int) -> int:
+    return (index // 3) * 13 + 10 + index % 3
+
+
+def suit(card: int) -> int:
+    return card // 13
+
+
+def number_cards() -> list[int]:
+    return C.standard_deck(number_cards_only=True)
+
+
+def face_cards() -> list[int]:
+    return sorted(face_card(i) for i in range(12))
+
+
+# -- the valid grids ----------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def assignments() -> tuple:
+    """The valid column assignments in the canonical order (docs/rules/hide-and-seek.md): for each
+    permutation p of the suits (lexicographic) giving the Jacks' suits of columns 1-4, then q for
+    the Queens, then k for the Kings, kept when p[c], q[c], k[c] differ in every column. Each is
+    returned as the four columns' face-index masks. There are 576 (the 3x4 Latin rectangles)."""
+    out = []
+    perms = list(permutations(range(4)))
+    for p in perms:
+        for q in perms:
+            if any(p[c] == q[c] for c in range(4)):
+                continue
+            for k in perms:
+                if all(k[c] != p[c] and k[c] != q[c] for c in range(4)):
+                    out.append(tuple((1 << (p[c] * 3)) | (1 << (q[c] * 3 + 1)) | (1 << (k[c] * 3 + 2))
+                                     for c in range(4)))
+    return tuple(out)
+
+
+def seeded_grid(seed: int) -> list[int]:
+    """The seeded grid, row by row: a valid column assignment drawn by SplitMix64(seed, stream 1),
+    then each column's J, Q, K shuffled onto rows 1-3 by the same generator. Every valid grid is
+    one assignment and one order per column, so this is uniform over valid grids."""
+    rng = SplitMix64(seed, 1)
+    columns = assignments()[rng.below(len(assignments()))]
+    grid = [0] * 12
+    for c, mask in enumerate(columns):
+        cards = [face_card(i) for i in range(12) if mask >> i & 1]  # canonical order: J, Q, K
+        cards.sort(key=lambda card: card % 13)
+        for r, card in enumerate(shuffled_by(cards, rng)):
+            grid[r * 4 + c] = card
+    return grid
+
+
+def column_problem(grid) -> tuple[int, str] | None:
+    """(column 1..4, what is wrong) for the first column of ``grid`` that is not a J, a Q and a K of
+    three different suits (face-down cells, None, are skipped), or None."""
+    for c in range(COLS):
+        cards = [grid[r * 4 + c] for r in range(ROWS) if grid[r * 4 + c] is not None]
+        ranks = [card % 13 for card in cards]
+        suits = [suit(card) for card in cards]
+        if len(set(ranks)) < len(ranks):
+            return c + 1, "two cards of the same rank"
+        if len(set(suits)) < len(suits):
+            return c + 1, "two cards of the same suit"
+    return None
+
+
+@lru_cache(maxsize=200_000)
+def consistent(faces: tuple) -> tuple:
+    """[(assignment, how many grids)] for the grids consistent with ``faces`` (a face card per
+    cell, -1 face down): per column, the revealed cards must be in the assignment's column, and the
+    rest can lie in any order on the face-down cells."""
+    seen = [0] * 4
+    count = [0] * 4
+    for cell, card in enumerate(faces):
+        if card >= 0:
+            seen[cell % 4] |= 1 << face_index(card)
+            count[cell % 4] += 1
+    ways = 1
+    for n in count:
+        ways *= factorial(3 - n)
+    s0, s1, s2, s3 = seen
+    return tuple((a, ways) for a in assignments()
+                 if not (s0 & ~a[0] or s1 & ~a[1] or s2 & ~a[2] or s3 & ~a[3]))
+
+
+@lru_cache(maxsize=200_000)
+def cell_odds(faces: tuple) -> tuple:
+    """For each cell, a 12-tuple of weights: how many consistent grids put each face there (0 for
+    a face-up cell's other faces). A face-down cell's weights are its reveal's chance outcomes."""
+    out = [[0] * 12 for _ in range(12)]
+    hidden_rows = [[r for r in range(ROWS) if faces[r * 4 + c] < 0] for c in range(COLS)]
+    seen = [0] * 4
+    for cell, card in enumerate(faces):
+        if card >= 0:
+            seen[cell % 4] |= 1 << face_index(card)
+    for a, ways in consistent(faces):
+        for c in range(COLS):
+            rows = hidden_rows[c]
+            if not rows:
+                continue
+            share = ways // len(rows)  # each remaining face is on a given hidden cell this often
+            free = a[c] & ~seen[c]
+            for i in range(12):
+                if free >> i & 1:
+                    for r in rows:
+                        out[r * 4 + c][i] += share
+    for cell, card in enumerate(faces):
+        if card >= 0:
+            out[cell][face_index(card)] = 1
+    return tuple(tuple(w) for w in out)
+
+
+@lru_cache(maxsize=200_000)
+def suit_odds(faces: tuple) -> tuple:
+    """For each cell, the probability of each suit (blind: uniform over consistent grids)."""
+    out = []
+    for weights in cell_odds(faces):
+        total = sum(weights)
+        out.append(tuple(sum(weights[s * 3:s * 3 + 3]) / total for s in range(4)))
+    return tuple(out)
+
+
+def deal_grid(faces: tuple, rng: SplitMix64) -> list[int]:
+    """A grid drawn uniformly among those consistent with ``faces``: an assignment weighted by its
+    number of grids, then each column's remaining faces shuffled onto its face-down cells."""
+    options = consistent(faces)
+    if not options:
+        raise MoveError("no valid grid agrees with the face-up playmates")
+    r = rng.below(sum(w for _a, w in options))
+    for a, ways in options:
+        if r < ways:
+            break
+        r -= ways
+    grid = list(faces)
+    for c in range(COLS):
+        rows = [row for row in range(ROWS) if faces[row * 4 + c] < 0]
+        seen = {face_index(faces[row * 4 + c]) for row in range(ROWS) if faces[row * 4 + c] >= 0}
+        free = [face_card(i) for i in range(12) if a[c] >> i & 1 and i not in seen]
+        free.sort(key=lambda card: card % 13)
+        for row, card in zip(rows, shuffled_by(free, rng)):
+            grid[row * 4 + c] = card
+    return grid
+
+
+# -- moves --------------------------------------------------------------------------------------
+@dataclass(frozen=True, order=True)
+class Move:
+    """``place T2`` (space), ``reveal R2C3`` (cell), ``withdraw T2`` (space)."""
+
+    kind: str
+    where: int
+
+    def __str__(self):
+        if self.kind == "reveal":
+            return f"reveal R{self.where // 4 + 1}C{self.where % 4 + 1}"
+        return f"{self.kind} {SPACE_NAMES[self.where]}"
+
+
+_MOVE_RE = re.compile(r"^\s*(place|withdraw|reveal)\s+(\S+)\s*$", re.I)
+_CELL_RE = re.compile(r"^R([1-3])C([1-4])$", re.I)
+
+
+def parse_move(text: str) -> Move:
+    m = _MOVE_RE.match(text)
+    if not m:
+        raise MoveError(f"'{text}' is not a Hide and Seek move (expected 'place T2', 'reveal R2C3' or 'withdraw L1')")
+    kind, where = m.group(1).lower(), m.group(2).upper()
+    if kind == "reveal":
+        cell = _CELL_RE.match(where)
+        if not cell:
+            raise MoveError(f"'{text}': a playmate is RrCc, row 1-3 and column 1-4 (e.g. R2C3)")
+        return Move("reveal", (int(cell.group(1)) - 1) * 4 + int(cell.group(2)) - 1)
+    if where not in SPACE_INDEX:
+        raise MoveError(f"'{text}': a space is T1-T4, B1-B4, L1-L3 or R1-R3")
+    return Move(kind, SPACE_INDEX[where])
+
+
+PLACES = tuple(Move("place", p) for p in range(14))
+WITHDRAWS = tuple(Move("withdraw", p) for p in range(14))
+REVEALS = tuple(Move("reveal", c) for c in range(12))
+
+
+class World:
+    """What chance fixed: the grid's faces and the deck order; shared by the states of a game,
+    with the deck's suit counts from each position on (the score bound reads them)."""
+
+    __slots__ = ("grid", "deck", "suits_from", "_hash")
+
+    def __init__(self, grid, deck):
+        self.grid, self.deck = tuple(grid), tuple(deck)
+        counts = [(0, 0, 0, 0)]
+        for card in reversed(self.deck):
+            last = list(counts[-1])
+            last[suit(card)] += 1
+            counts.append(tuple(last))
+        self.suits_from = counts[::-1]  # suits_from[pos]: the suit counts of deck[pos:]
+        self._hash = hash((self.grid, self.deck))
+
+    def __eq__(self, other):
+        return isinstance(other, World) and self.grid == other.grid and self.deck == other.deck
+
+    def __hash__(self):
+        return self._hash
+
+
+class State(BaseState):
+    """A position (see the module's note). ``scored`` and ``discard`` are the piles' cards."""
+
+    __slots__ = ("world", "pos", "up", "spaces", "scored", "discard", "pending", "_moves", "_key")
+
+    def __init__(self, world: World, pos=0, up=0, spaces=(-1,) * 14, scored=(), discard=(), pending=NONE):
+        self.world, self.pos, self.up, self.spaces = world, pos, up, spaces
+        self.scored, self.discard, self.pending = scored, discard, pending
+        self._moves = None
+        self._key = None
+
+    # -- the score and the end ---------------------------------------------------------------
+    @property
+    def score(self) -> int:
+        return len(self.scored)
+
+    def top(self) -> int:
+        """The top card of the deck (-1: the deck is empty)."""
+        deck = self.world.deck
+        return deck[self.pos] if self.pos < len(deck) else -1
+
+    def outcome(self):
+        if self.up == ALL_UP and self.pending == NONE:
+            return Outcome(self.score >= WIN_SCORE, self.score)
+        return None
+
+    # -- moves ---------------------------------------------------------------------------------
+    def legal_moves(self):
+        """Place the top card into an empty space; reveal a face-down playmate; withdraw a guess
+        of the top card's suit. Place and withdraw need a card on the deck."""
+        if self._moves is None:
+            moves = []
+            if self.pending == NONE and self.up != ALL_UP:
+                top = self.top()
+                if top >= 0:
+                    moves += [PLACES[p] for p, card in enumerate(self.spaces) if card < 0]
+                moves += [REVEALS[c] for c in range(12) if not self.up >> c & 1]
+                if top >= 0:
+                    moves += [WITHDRAWS[p] for p, card in enumerate(self.spaces)
+                              if card >= 0 and suit(card) == suit(top)]
+            self._moves = moves
+        return self._moves
+
+    def play(self, move: Move) -> "State":
+        if move not in self.legal_moves():
+            raise MoveError(f"'{move}' is not legal here")
+        return self._play(move)
+
+    def _play(self, move):
+        if move.kind == "reveal":
+            return State(self.world, self.pos, self.up, self.spaces, self.scored, self.discard, move.where)
+        spaces = list(self.spaces)
+        top = self.world.deck[self.pos]
+        discard = self.discard
+        if move.kind == "place":
+            spaces[move.where] = top
+        else:
+            discard = discard + (spaces[move.where], top)
+            spaces[move.where] = -1
+        pos = self.pos + 1
+        pending = DRAW if pos < len(self.world.deck) else NONE
+        return State(self.world, pos, self.up, tuple(spaces), self.scored, discard, pending)
+
+    def _reveal(self, cell: int) -> "State":
+        """``cell`` turns face up: each guess beside it of its suit goes to the score pile."""
+        s = suit(self.world.grid[cell])
+        spaces, scored = self.spaces, self.scored
+        hits = [p for p in CELL_SPACES[cell] if spaces[p] >= 0 and suit(spaces[p]) == s]
+        if hits:
+            spaces = list(spaces)
+            scored = scored + tuple(spaces[p] for p in hits)
+            for p in hits:
+                spaces[p] = -1
+            spaces = tuple(spaces)
+        return State(self.world, self.pos, self.up | 1 << cell, spaces, scored, self.discard)
+
+    # -- chance ------------------------------------------------------------------------------
+    def is_chance(self):
+        return self.pending != NONE
+
+    def dealt_outcome(self):
+        if self.pending == DRAW:
+            return self.world.deck[self.pos]
+        return self.world.grid[self.pending]
+
+    def faces(self) -> tuple:
+        """The face-up playmates, -1 for a face-down one: what the player sees of the grid."""
+        grid, up = self.world.grid, self.up
+        return tuple(grid[c] if up >> c & 1 else -1 for c in range(12))
+
+    def chance_outcomes(self):
+        """A draw: every card left in the deck, each as likely (its order is unseen). A reveal:
+        each face the consistent grids allow there, weighted by how many put it there."""
+        if self.pending == DRAW:
+            return [(card, 1) for card in sorted(self.world.deck[self.pos:])]
+        weights = cell_odds(self.faces())[self.pending]
+        return [(face_card(i), w) for i, w in enumerate(weights) if w]
+
+    def sample_chance(self, rng):
+        if self.pending == DRAW:
+            cards = sorted(self.world.deck[self.pos:])
+            return cards[rng.below(len(cards))]
+        return deal_grid(self.faces(), rng)[self.pending]  # a consistent grid drawn uniformly
+
+    def apply_chance(self, outcome):
+        """The top card or the revealed face is ``outcome``. If the world says otherwise (a blind
+        outcome), the world is changed to agree: a drawn card trades places with the top card; a
+        face takes its cell and the other face-down playmates are dealt anew among the grids
+        consistent with what is then seen (drawn by a generator seeded from the old faces)."""
+        world = self.world
+        if self.pending == DRAW:
+            if world.deck[self.pos] != outcome:
+                deck = list(world.deck)
+                try:
+                    j = deck.index(outcome, self.pos)
+                except ValueError:
+                    raise MoveError(f"{C.format_card(outcome)} is not in the deck") from None
+                deck[self.pos], deck[j] = deck[j], deck[self.pos]
+                world = World(world.grid, deck)
+            return State(world, self.pos, self.up, self.spaces, self.scored, self.discard)
+        cell = self.pending
+        if world.grid[cell] != outcome:
+            faces = list(self.faces())
+            faces[cell] = outcome
+            if not consistent(tuple(faces)):
+                raise MoveError(f"{C.format_card(outcome)} cannot be at {Move('reveal', cell)} here")
+            seed = sum(card * 53 ** i for i, card in enumerate(world.grid))
+            world = World(deal_grid(tuple(faces), SplitMix64(seed, 2)), world.deck)
+        return State(world, self.pos, self.up, self.spaces, self.scored, self.discard)._reveal(cell)
+
+    # -- what the player sees ------------------------------------------------------------------
+    def view(self):
+        """The face-up playmates, the spaces, the top card (unless being drawn), the deck's
+        composition (the cards not seen elsewhere), the piles, and the chance node."""
+        deck = self.world.deck[self.pos:]
+        top = -1 if self.pending == DRAW or not deck else deck[0]
+        return (self.faces(), self.spaces, top, tuple(sorted(deck)), tuple(sorted(self.scored)),
+                tuple(sorted(self.discard)), self.pending)
+
+    def sample_world(self, rng):
+        """The face-down playmates dealt anew uniformly among the grids consistent with the
+        face-up ones, and the unseen deck cards (all but a seen top card) shuffled."""
+        grid = deal_grid(self.faces(), rng)
+        deck = list(self.world.deck[:self.pos])
+        rest = self.world.deck[self.pos:]
+        if rest and self.pending != DRAW:
+            deck.append(rest[0])
+            rest = rest[1:]
+        deck += shuffled_by(sorted(rest), rng)
+        return State(World(grid, deck), self.pos, self.up, self.spaces, self.scored, self.discard, self.pending)
+
+    def seen_text(self):
+        return self._text(lambda card: "##")
+
+    # -- search support --------------------------------------------------------------------------
+    def _live(self, p: int, s: int) -> bool:
+        """Is a suit-``s`` guess in space ``p`` beside a face-down playmate of suit ``s``?"""
+        grid, up = self.world.grid, self.up
+        cells = SPACE_CELLS[p] & ~up
+        return any(cells >> c & 1 and suit(grid[c]) == s for c in range(12))
+
+    def score_bound(self):
+        """The score pile, plus for each suit at most 4 cards per face-down playmate of that suit
+        (a reveal scores its 4 spaces at most) and at most the suit's guesses beside one of them
+        plus the suit's cards left in the deck (nothing else can ever score). NoWin below 20."""
+        if self.pending != NONE:
+            return None
+        grid, up = self.world.grid, self.up
+        hidden = [0, 0, 0, 0]
+        for c in range(12):
+            if not up >> c & 1:
+                hidden[suit(grid[c])] += 1
+        sure = [0, 0, 0, 0]
+        for p, card in enumerate(self.spaces):
+            if card >= 0 and hidden[suit(card)] and self._live(p, suit(card)):
+                sure[suit(card)] += 1
+        left = self.world.suits_from[self.pos]
+        best = self.score + sum(min(4 * hidden[s], sure[s] + left[s]) for s in range(4))
+        return best if best >= WIN_SCORE else NoWin(best)
+
+    def blind_score_bound(self):
+        """score_bound() for every world the player cannot tell apart: a suit has at most 3 less
+        the face-up ones hidden, and a guess may be live beside any face-down playmate."""
+        if self.pending != NONE:
+            return None
+        up_suits = [0, 0, 0, 0]
+        for card in self.faces():
+            if card >= 0:
+                up_suits[suit(card)] += 1
+        near = [0, 0, 0, 0]
+        for p, card in enumerate(self.spaces):
+            if card >= 0 and SPACE_CELLS[p] & ~self.up:
+                near[suit(card)] += 1
+        left = [0, 0, 0, 0]
+        for card in self.world.deck[self.pos:]:
+            left[suit(card)] += 1
+        best = self.score + sum(min(4 * (3 - up_suits[s]), near[s] + left[s]) for s in range(4))
+        return best if best >= WIN_SCORE else NoWin(best)
+
+    def reveal_gain(self, cell: int) -> int:
+        """How many guesses revealing ``cell`` scores (open: its face is known)."""
+        s = suit(self.world.grid[cell])
+        return sum(1 for p in CELL_SPACES[cell] if self.spaces[p] >= 0 and suit(self.spaces[p]) == s)
+
+    def search_moves(self):
+        """The moves that can matter, in an order that reads only what the player sees (blind
+        rollouts value the first few: Game.rollout_moves).
+
+        - Deck empty: only reveals are left, and every live guess scores at the first reveal of
+          its suit beside it, whatever the order: one reveal stands for all.
+        - Of two interchangeable spaces (T/B of a column, L/R of a row) and of the dead spaces
+          (every playmate beside them face up), placing into either empty one, or withdrawing
+          either guess of the same suit, leads to positions with equal keys: one is kept.
+        Order: the baseline's move, then places (likeliest to meet the card's suit first),
+        reveals (most expected to score first), withdraws."""
+        moves = self.legal_moves()
+        if not moves or self.top() < 0:
+            return moves[:1]
+        odds = suit_odds(self.faces())
+        sp, up, s = self.spaces, self.up, suit(self.top())
+        seen, ranked = set(), []
+        for m in moves:
+            if m.kind == "reveal":
+                gain = sum(odds[m.where][suit(sp[p])] for p in CELL_SPACES[m.where] if sp[p] >= 0)
+                ranked.append((1, -gain, m))
+                continue
+            cls = (m.kind, self._space_class(m.where))
+            if cls in seen:
+                continue
+            seen.add(cls)
+            near = sum(odds[c][s] for c in _cells(SPACE_CELLS[m.where] & ~up))
+            ranked.append((0, -near, m) if m.kind == "place" else (2, near, m))
+        first = baseline_move(self)
+        return [first] + [m for *_k, m in sorted(ranked) if m != first and
+                          not (first.kind != "reveal" and m.kind == first.kind and
+                               self._space_class(m.where) == self._space_class(first.where))]
+
+    def _space_class(self, p: int):
+        """Spaces that are interchangeable now: a pair's two spaces, or every dead space."""
+        return PAIR_OF[p] if SPACE_CELLS[p] & ~self.up else -1
+
+    def heuristic(self):
+        return self.score
+
+    def key(self):
+        """The world, the deck position, the face-up mask, the score, the pending chance node and
+        the spaces by suit only (a card in a space matters only by its suit), each interchangeable
+        pair sorted and every dead space pooled (sorted together): dead spaces never score again,
+        so only the suits they hold (for withdraws) and how many are empty matter."""
+        if self._key is None:
+            up, spaces = self.up, self.spaces
+            live, dead = bytearray(), []
+            for a, b in PAIRS:
+                x = suit(spaces[a]) + 1 if spaces[a] >= 0 else 0
+                y = suit(spaces[b]) + 1 if spaces[b] >= 0 else 0
+                if SPACE_CELLS[a] & ~up:
+                    live += bytes((x, y) if x <= y else (y, x))
+                else:
+                    live += b"\xff\xff"
+                    dead += (x, y)
+            dead.sort()
+            self._key = (self.world, self.pos, up, self.score, self.pending, bytes(live), bytes(dead))
+        return self._key
+
+    def __str__(self):
+        return self._text(lambda card: f"({C.format_card(card)})")
+
+    def _text(self, face_down):
+        grid, up, sp = self.world.grid, self.up, self.spaces
+
+        def space(p):
+            return C.format_card(sp[p]) if sp[p] >= 0 else "--"
+
+        def cell(c):
+            if self.pending == c:
+                return "??"
+            return C.format_card(grid[c]) if up >> c & 1 else face_down(grid[c])
+
+        width = max(len(cell(c)) for c in range(12))
+        pad = " " * 4
+        lines = [pad + " ".join(space(c).center(width) for c in range(4))]
+        for r in range(ROWS):
+            lines.append(f"{space(8 + r)}  " + " ".join(cell(r * 4 + c).center(width) for c in range(4))
+                         + f"  {space(11 + r)}")
+        lines.append(pad + " ".join(space(4 + c).center(width) for c in range(4)))
+        rest = len(self.world.deck) - self.pos
+        top = "??" if self.pending == DRAW else (C.format_card(self.top()) if rest else "-")
+        lines.append(f"deck: {rest} cards, top {top}")
+        lines.append(f"score pile: {self.score}   discard: {len(self.discard)}")
+        return "\n".join(lines)
+
+
+# -- open mode: the search over canonical lines ---------------------------------------------------
+FINISH = ("finish",)
+
+
+class CanonicalSolver:
+    """Exact open-mode search over *canonical lines* (docs/rules/hide-and-seek.md, "How the solver
+    plays it"). Delaying a reveal never lowers the score: until the first place into a space it
+    frees, the guesses it would have scored wait in their spaces (another reveal may score them
+    instead, the same count), and it may score guesses placed meanwhile. So some best line reveals
+    only (a) just before placing the top card into a space that reveal frees, or (b) all at once
+    at the end, where every live guess (beside a face-down playmate of its suit) scores whatever
+    the order. A node is then one deck position; its choices: finish, place the top card (one
+    space per interchangeable class), reveal one playmate and place into a space it freed, or
+    withdraw. Values are the score still to come, so the table's key leaves the score out.
+
+    The DepthFirstSolver interface: ``solve(state)``, ``value(state)``, ``nodes``, ``table``."""
+
+    def __init__(self, game, limits=None, progress=None):
+        from ..result import Limits
+
+        self.game, self.limits, self.progress = game, limits or Limits(), progress
+        self.table: dict = {}
+        self.world = None
+        self.nodes = 0
+        self._deadline = None
+        self._capacity = max(1024, int(self.limits.memory_mb * 2**20 / 400))
+
+    # -- the interface -------------------------------------------------------------------------
+    def solve(self, state):
+        import time
+
+        from ..api import advance_chance
+        from ..result import SearchStopped, finish_open
+
+        start = time.perf_counter()
+        state = advance_chance(state)
+        stop, line, won = None, [], False
+        try:
+            self._start(state)
+            if state.outcome() is None:
+                gain = self._root(state.pos, state.up, self._suits(state))
+                line = self._line(state)
+                won = state.score + gain >= WIN_SCORE
+            else:
+                won = state.outcome().won
+        except SearchStopped as stopped:
+            stop, line, won = stopped.reason, [], False
+        return finish_open(self.game, state, line, won=won, stop=stop, nodes=self.nodes,
+                           stored=len(self.table), start=start, engine="canonical")
+
+    def value(self, state):
+        """(exact utility, True), or (None, False) if a limit stopped the search."""
+        from ..api import advance_chance
+        from ..result import SearchStopped
+
+        state = advance_chance(state)
+        if state.outcome() is not None:
+            return self.game.utility(state.outcome()), True
+        try:
+            self._start(state)
+            self._check()
+            total = state.score + self._root(state.pos, state.up, self._suits(state))
+        except SearchStopped:
+            return None, False
+        return self.game.utility(Outcome(total >= WIN_SCORE, total)), True
+
+    # -- the search ----------------------------------------------------------------------------
+    def _start(self, state):
+        import time
+
+        world = state.world
+        if world != self.world:  # values depend on the world: a new world, a new table
+            self.world = world
+            self.table.clear()
+            self.gs = tuple(suit(card) for card in world.grid)
+            self.ds = tuple(suit(card) for card in world.deck)
+            self.left = world.suits_from
+            self._lives: dict = {}
+        if self._deadline is None and self.limits.time_limit is not None:
+            self._deadline = time.perf_counter() + self.limits.time_limit
+
+    @staticmethod
+    def _suits(state):
+        return tuple(suit(card) if card >= 0 else -1 for card in state.spaces)
+
+    def _live(self, up):
+        """Per space, the mask of suits a guess there still scores with (a face-down playmate of
+        that suit beside it), and per suit how many of its playmates are face down."""
+        got = self._lives.get(up)
+        if got is None:
+            gs = self.gs
+            live = [0] * 14
+            for p in range(14):
+                for c in range(12):
+                    if SPACE_CELLS[p] >> c & 1 and not up >> c & 1:
+                        live[p] |= 1 << gs[c]  # a set of suits: or, never add
+            live = tuple(live)
+            hidden = [0, 0, 0, 0]
+            for c in range(12):
+                if not up >> c & 1:
+                    hidden[gs[c]] += 1
+            got = self._lives[up] = (live, tuple(hidden))
+        return got
+
+    def _check(self):
+        import time
+
+        from ..result import SearchStopped, StopReason
+
+        if self.progress is not None:
+            self.progress(self.nodes)
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise SearchStopped(StopReason.TIMEOUT)
+        if self.limits.max_states is not None and len(self.table) >= self.limits.max_states:
+            raise SearchStopped(StopReason.MEMORY_LIMIT)
+
+    def _key(self, pos, up, sp):
+        codes = bytearray()
+        dead = []
+        for a, b in PAIRS:
+            x, y = sp[a] + 1, sp[b] + 1
+            if SPACE_CELLS[a] & ~up:
+                codes += bytes((x, y) if x <= y else (y, x))
+            else:
+                dead += (x, y)
+        dead.sort()
+        return pos, up, bytes(codes), bytes(dead)
+
+    def _root(self, pos, up, sp):
+        """The exact value by aspiration: first look only for the optimistic bound, then, after
+        each fail-low, just below the upper bound that search proved."""
+        alpha = self._search(pos, up, sp, 10**6) - 1  # above every value: returns the node's bound
+        while True:
+            value = self._search(pos, up, sp, alpha)
+            if value > alpha or alpha < 0:
+                return value
+            alpha = value - 1
+
+    def _search(self, pos, up, sp, alpha):
+        """The most score still to come from the node, exact if above ``alpha``, else a bound at
+        most ``alpha``."""
+        self.nodes += 1
+        if self.nodes & 1023 == 0:
+            self._check()
+        live, hidden = self._live(up)
+        sure = [0, 0, 0, 0]
+        for p in range(14):
+            s = sp[p]
+            if s >= 0 and live[p] >> s & 1:
+                sure[s] += 1
+        finish = sure[0] + sure[1] + sure[2] + sure[3]
+        if pos == len(self.ds):
+            return finish
+        left = self.left[pos]
+        bound = sum(min(4 * hidden[s], sure[s] + left[s]) for s in range(4))
+        if bound <= alpha or bound == finish:
+            return bound
+        key = self._key(pos, up, sp)
+        entry = self.table.get(key)
+        if entry is not None and (entry[1] or entry[0] <= alpha):
+            return entry[0]
+        best, choice = finish, FINISH
+        for gain, nup, nsp, move in self._children(pos, up, sp, live):
+            value = gain + self._search(pos + 1, nup, nsp, (best if best > alpha else alpha) - gain)
+            if value > best:
+                best, choice = value, move
+                if best >= bound:
+                    break
+        if len(self.table) >= self._capacity:
+            self.table.clear()  # a cache: a forgotten value is only searched again
+        self.table[key] = (best, best > alpha, choice)
+        return best
+
+    def _children(self, pos, up, sp, live):
+        """(score gained, up, spaces, choice) after each canonical choice at the node, best first:
+        places where the card can score (most live first), reveals that free such a space (most
+        scored first), withdraws, then the rest. One space per interchangeable class."""
+        t = self.ds[pos]
+        bit = 1 << t
+        good, rest = [], []
+        seen = set()
+        for p in range(14):
+            if sp[p] < 0:
+                cls = ("p", PAIR_OF[p] if SPACE_CELLS[p] & ~up else -1)
+                if cls not in seen:
+                    seen.add(cls)
+                    nsp = sp[:p] + (t,) + sp[p + 1:]
+                    (good if live[p] & bit else rest).append((0, 0, up, nsp, ("place", p)))
+            elif sp[p] == t:
+                cls = ("w", PAIR_OF[p] if SPACE_CELLS[p] & ~up else -1)
+                if cls not in seen:
+                    seen.add(cls)
+                    rest.insert(0, (0, 0, up, sp[:p] + (-1,) + sp[p + 1:], ("withdraw", p)))
+        gs = self.gs
+        for x in range(12):
+            if up >> x & 1:
+                continue
+            s = gs[x]
+            hits = [p for p in CELL_SPACES[x] if sp[p] == s]
+            if not hits:
+                continue
+            nup = up | 1 << x
+            cleared = list(sp)
+            for p in hits:
+                cleared[p] = -1
+            nlive, _h = self._live(nup)
+            placed = set()
+            for p in hits:
+                cls = PAIR_OF[p] if SPACE_CELLS[p] & ~nup else -1
+                if cls in placed:
+                    continue
+                placed.add(cls)
+                nsp = list(cleared)
+                nsp[p] = t
+                child = (len(hits), len(hits), nup, tuple(nsp), ("reveal", x, p))
+                (good if nlive[p] & bit else rest).append(child)
+        good.sort(key=lambda c: -c[0])
+        for order, gain, nup, nsp, move in good + rest:
+            yield gain, nup, nsp, move
+
+    # -- the line ------------------------------------------------------------------------------
+    def _line(self, state) -> list:
+        """The best line as moves, following the table (re-searched where a bound was stored):
+        each choice is matched to this position's own spaces (keys fold interchangeable spaces)."""
+        line = []
+        pos, up, sp = state.pos, state.up, self._suits(state)
+        while True:
+            if pos == len(self.ds):
+                choice = FINISH
+            else:
+                entry = self.table.get(self._key(pos, up, sp))
+                if entry is None or not entry[1]:
+                    self._search(pos, up, sp, -1)
+                    entry = self.table.get(self._key(pos, up, sp))
+                choice = entry[2] if entry is not None else FINISH
+            if choice == FINISH:
+                line += [REVEALS[c] for c in range(12) if not up >> c & 1]
+                return line
+            gain, up, sp, moves = self._apply(pos, up, sp, choice)
+            line += moves
+            pos += 1
+
+    def _apply(self, pos, up, sp, choice):
+        """The choice (found at a node with the same key) made here: (gain, up, spaces, moves)."""
+        t = self.ds[pos]
+        for gain, nup, nsp, move in self._children(pos, up, sp, self._live(up)[0]):
+            if self._same(move, choice, up):
+                moves = ([REVEALS[move[1]], PLACES[move[2]]] if move[0] == "reveal"
+                         else [Move(move[0], move[1])])
+                return gain, nup, nsp, moves
+        raise AssertionError(f"no move here matches {choice} (top suit {t})")
+
+    @staticmethod
+    def _same(move, choice, up):
+        if move[0] != choice[0] or (move[0] == "reveal" and move[1] != choice[1]):
+            return False
+        p, q = move[-1], choice[-1]
+        after = up | (1 << move[1]) if move[0] == "reveal" else up
+        cls = (lambda s: PAIR_OF[s] if SPACE_CELLS[s] & ~after else -1)
+        return cls(p) == cls(q)
+
+
+# -- the game -------------------------------------------------------------------------------------
+class HideAndSeek(Game):
+    name = "hide-and-seek"
+    aliases = ("hide",)
+    title = "Hide and Seek"
+    source = "Isaludo (seeds/000), Hide and Seek"
+    has_chance = True    # the next top card after a place or a withdraw; the face a reveal shows
+    has_hidden = True    # the face-down playmates
+    score_name = "cards in the score pile"
+    score_sense = "higher"
+    scores_losses = True
+    modes = ("open", "blind")
+    blind_estimator = "rollouts"  # the baseline's rollouts (a sampled world solved open costs seconds)
+    blind_samples = 6
+    rollout_moves = 4
+    blind_exact_states = 60
+    piles = {"playmates": "the 12 face cards as the 3x4 grid, row by row (each column a J, a Q and a K "
+                          "of three different suits)",
+             "deck": "the 40 number cards A-T, top first"}
+
+    def seeded_piles(self, seed, options):
+        return {"playmates": seeded_grid(seed), "deck": shuffled(number_cards(), seed)}
+
+    def check_piles(self, piles, source):
+        check_exact_pile(piles["playmates"], face_cards(), source, "playmates")
+        problem = column_problem(piles["playmates"])
+        if problem:
+            column, what = problem
+            cards = " ".join(C.format_card(piles["playmates"][r * 4 + column - 1]) for r in range(ROWS))
+            raise DealError(source, "playmates", f"column {column} ({cards}) has {what}: each column must hold "
+                                                 "a J, a Q and a K of three different suits")
+        check_exact_pile(piles["deck"], number_cards(), source, "deck")
+
+    def initial_state(self, deal: Deal) -> State:
+        if deal.position is not None:
+            return _state_from_position(deal.position, deal.source)
+        return State(World(deal.piles["playmates"], deal.piles["deck"]))
+
+    def parse_move(self, text):
+        return parse_move(text)
+
+    def baseline_move(self, state):
+        return baseline_move(state)
+
+    def fast_solver(self, limits, progress=None):
+        """The search over canonical lines (CanonicalSolver): pure Python, and far smaller than
+        the generic search over every move order."""
+        return CanonicalSolver(self, limits, progress)
+
+
+GAME = HideAndSeek()  # the registry's instance (solodeck/registry.py)
+
+
+# -- the baseline policy --------------------------------------------------------------------------
+BASE_T = [0.5, 1.0, 0.2]  # the rule's thresholds (see baseline_move)
+
+
+def baseline_move(state: State):
+    """A simple rule, from what the player sees: the odds of each face-down playmate's suit over
+    the grids consistent with the face-up ones (a guess beside several face-down playmates is
+    likely to meet its suit among them, and then it scores when that one is revealed):
+
+    1. with the deck empty, reveal the playmate expected to score most;
+    2. place the top card in the empty space where the face-down playmates beside it are
+       expected to hold its suit most (if at least 0.5 of a playmate);
+    3. else reveal the playmate expected to score most, if at least one card (it frees spaces);
+    4. else place the top card where it is expected to meet its suit at least 0.2 of a playmate;
+    5. else withdraw the guess of the top card's suit least likely to score;
+    6. else place it where it does least harm (a dead space first), else reveal.
+    """
+    moves = state.legal_moves()
+    if not moves:
+        return None
+    odds = suit_odds(state.faces())
+    sp, up = state.spaces, state.up
+
+    def expected(cell):  # the guesses revealing this playmate is expected to score
+        return sum(odds[cell][suit(sp[p])] for p in CELL_SPACES[cell] if sp[p] >= 0)
+
+    def chance(p, s):  # the face-down playmates of suit s expected beside space p
+        return sum(odds[c][s] for c in _cells(SPACE_CELLS[p] & ~up))
+
+    reveals = sorted((m for m in moves if m.kind == "reveal"), key=lambda m: -expected(m.where))
+    top = state.top()
+    if top < 0:
+        return reveals[0]
+    s = suit(top)
+    places = sorted((m for m in moves if m.kind == "place"), key=lambda m: -chance(m.where, s))
+    withdraws = sorted((m for m in moves if m.kind == "withdraw"), key=lambda m: chance(m.where, s))
+    if places and chance(places[0].where, s) >= BASE_T[0]:
+        return places[0]
+    if reveals and expected(reveals[0].where) >= BASE_T[1]:
+        return reveals[0]
+    if places and chance(places[0].where, s) >= BASE_T[2]:
+        return places[0]
+    if withdraws:
+        return withdraws[0]
+    if places:
+        return places[-1]
+    return reveals[0]
+
+
+def _cells(mask: int) -> list[int]:
+    return [c for c in range(12) if mask >> c & 1]
+
+
+# -- deal files: positions ----------------------------------------------------------------------
+POSITION_FIELDS = ("playmates", "spaces", "deck", "score", "discard")
+
+
+def _state_from_position(position: dict, source: str) -> State:
+    """``[position]``: ``playmates`` = the 12 face cards row by row, face-down ones in parentheses;
+    ``spaces`` = the guesses, e.g. "T1=7S L2=3H"; ``deck`` = the deck, top first (the top card is
+    seen); ``score`` and ``discard`` = those piles. Every number card in exactly one of the last
+    four."""
+    for key in position:
+        if key not in POSITION_FIELDS:
+            raise DealError(source, f"position.{key}", f"unknown field (expected: {', '.join(POSITION_FIELDS)})")
+    for key in POSITION_FIELDS:
+        if not isinstance(position.get(key, ""), str):
+            raise DealError(source, f"position.{key}", "expected a string")
+    grid, up = _read_playmates(position.get("playmates"), source)
+    seen: dict = {}
+
+    def take(card, where):
+        field = where.split(",")[0]
+        if card in seen:
+            raise DealError(source, field, f"{C.format_card(card)} appears twice (first in {seen[card]})")
+        if C.rank_of(card) > 10:
+            raise DealError(source, field, f"{C.format_card(card)} is a face card: only number cards here")
+        seen[card] = where
+
+    spaces = [-1] * 14
+    for i, word in enumerate(position.get("spaces", "").replace(",", " ").split(), start=1):
+        name, _eq, text = word.partition("=")
+        field = "position.spaces"
+        if name.upper() not in SPACE_INDEX or not text:
+            raise DealError(source, field, f"entry {i} '{word}': expected SPACE=CARD, e.g. T1=7S (spaces T1-T4, B1-B4, L1-L3, R1-R3)")
+        p = SPACE_INDEX[name.upper()]
+        if spaces[p] >= 0:
+            raise DealError(source, field, f"entry {i} '{word}': {name.upper()} is given twice")
+        card = _card(text, source, field, i)
+        take(card, f"{field}, entry {i}")
+        spaces[p] = card
+    piles = {}
+    for name in ("deck", "score", "discard"):
+        field = f"position.{name}"
+        piles[name] = []
+        for i, word in enumerate(position.get(name, "").replace(",", " ").split(), start=1):
+            card = _card(word, source, field, i)
+            take(card, f"{field}, card {i}")
+            piles[name].append(card)
+    missing = [c for c in number_cards() if c not in seen]
+    if missing:
+        raise DealError(source, "position", "every number card must be in the spaces, the deck, the score pile or "
+                                            f"the discard pile; missing: {C.format_cards(missing)}")
+    if up == ALL_UP:
+        raise DealError(source, "position.playmates", "every playmate is face up: the game is over")
+    return State(World(grid, piles["deck"]), 0, up, tuple(spaces), tuple(piles["score"]), tuple(piles["discard"]))
+
+
+def _card(word, source, field, i):
+    try:
+        return C.parse_card(word)
+    except ValueError as exc:
+        raise DealError(source, field, f"card {i}: {exc}") from None
+
+
+def _read_playmates(text, source):
+    field = "position.playmates"
+    if not text:
+        raise DealError(source, field, "missing: the 12 face cards row by row, face-down ones in parentheses")
+    words = text.replace(",", " ").split()
+    if len(words) != 12:
+        raise DealError(source, field, f"expected 12 face cards (3 rows of 4), found {len(words)}")
+    grid, up = [], 0
+    for i, word in enumerate(words):
+        down = word.startswith("(") and word.endswith(")")
+        card = _card(word[1:-1] if down else word, source, field, i + 1)
+        if C.rank_of(card) <= 10:
+            raise DealError(source, field, f"card {i + 1} '{word}' is not a face card")
+        grid.append(card)
+        up |= 0 if down else 1 << i
+    check_exact_pile(grid, face_cards(), source, field)
+    problem = column_problem(grid)
+    if problem:
+        raise DealError(source, field, f"column {problem[0]} has {problem[1]}: each column must hold a J, a Q "
+                                       "and a K of three different suits")
+    return grid, up
+
+
+def position_form(state: State) -> dict:
+    """The ``[position]`` table of a decision state (the inverse of _state_from_position)."""
+    grid, up = state.world.grid, state.up
+    return {"playmates": " ".join(C.format_card(grid[c]) if up >> c & 1 else f"({C.format_card(grid[c])})"
+                                  for c in range(12)),
+            "spaces": " ".join(f"{SPACE_NAMES[p]}={C.format_card(card)}" for p, card in enumerate(state.spaces)
+                               if card >= 0),
+            "deck": C.format_cards(state.world.deck[state.pos:]),
+            "score": C.format_cards(state.scored),
+            "discard": C.format_cards(state.discard)}
