@@ -90,6 +90,27 @@ def deal_rows(name, args, memory_mb):
     return rows, time.perf_counter() - start
 
 
+def pool_rows(one, jobs, workers):
+    """``one(job)`` for every job in ``workers`` processes, with a progress bar: (rows, wall time)."""
+    start = time.perf_counter()
+    with multiprocessing.Pool(workers) as pool:
+        rows = list(tqdm(pool.imap_unordered(one, jobs), total=len(jobs), desc="deals", unit=" deal"))
+    return rows, time.perf_counter() - start
+
+
+def print_played_rates(rows, note=""):
+    """The three win rates when the blind policy played only some deals (rows whose "blind" is
+    not None): open (undecided counted both ways), blind policy on those, baseline on all."""
+    n = len(rows)
+    played = [r for r in rows if r["blind"] is not None]
+    print(rate_line("open", sum(r["verdict"] == "winnable" for r in rows), n,
+                    sum(r["verdict"] == "unknown" for r in rows), say_none=True))
+    print(rate_line("blind policy", sum(r["blind"] for r in played), len(played))
+          + f"  (the first {len(played)} deals{note})")
+    print(rate_line("baseline policy", sum(r["baseline"] for r in rows), n))
+    return played
+
+
 def print_win_rates(args, rows, wall, say_none=False):
     """Part 1's heading and its three win rates: open, blind policy, baseline policy."""
     n = len(rows)

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 import chance_bench
-from chance_bench import percentile, rate_line
+from chance_bench import percentile
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits, make_solver
 
@@ -34,12 +34,8 @@ GAME = get_game("emissary")
 def win_rates(args):
     rows, wall = chance_bench.deal_rows("emissary", args, memory_mb=512)
     n = len(rows)
-    played = [r for r in rows if r["blind"] is not None]
     print(f"\nPart 1: seeds {args.first_seed}..{args.first_seed + n - 1}, {args.jobs} worker processes, {wall:.0f} s wall")
-    print(rate_line("open", sum(r["verdict"] == "winnable" for r in rows), n,
-                    sum(r["verdict"] == "unknown" for r in rows), say_none=True))
-    print(rate_line("blind policy", sum(r["blind"] for r in played), len(played)) + f"  (the first {len(played)} deals)")
-    print(rate_line("baseline policy", sum(r["baseline"] for r in rows), n))
+    played = chance_bench.print_played_rates(rows)
     times = [r["seconds"] for r in rows]
     print(f"open mode (kernel), time per deal (limit {args.open_time_limit} s): median {statistics.median(times):.3f} s, "
           f"p95 {percentile(times, 0.95):.3f} s, max {max(times):.3f} s; "

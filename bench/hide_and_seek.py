@@ -12,14 +12,11 @@ policy (rollouts of the baseline) costs seconds a game, so it plays the first ``
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import statistics
 import time
 
-from tqdm import tqdm
-
 import chance_bench
-from chance_bench import percentile, rate_line
+from chance_bench import percentile
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits, solve_open
 from solodeck.solvers.episode import play_episode
@@ -64,18 +61,10 @@ def main():
     first = args.first_seed
     jobs = [(s, args.open_time_limit, args.samples, s < first + args.blind_deals, s < first + args.dfs_deals)
             for s in range(first, first + args.deals)]
-    start = time.perf_counter()
-    with multiprocessing.Pool(args.jobs) as pool:
-        rows = list(tqdm(pool.imap_unordered(one_deal, jobs), total=len(jobs), desc="deals", unit=" deal"))
-    wall = time.perf_counter() - start
+    rows, wall = chance_bench.pool_rows(one_deal, jobs, args.jobs)
     n = len(rows)
-    played = [r for r in rows if r["blind"] is not None]
     print(f"Hide and Seek: seeds {first}..{first + n - 1}, {args.jobs} worker processes, {wall:.0f} s wall")
-    print(rate_line("open", sum(r["verdict"] == "winnable" for r in rows), n,
-                    sum(r["verdict"] == "unknown" for r in rows), say_none=True))
-    print(rate_line("blind policy", sum(r["blind"] for r in played), len(played))
-          + f"  (the first {len(played)} deals, {args.samples} rollouts per move)")
-    print(rate_line("baseline policy", sum(r["baseline"] for r in rows), n))
+    played = chance_bench.print_played_rates(rows, f", {args.samples} rollouts per move")
     decided = sum(r["exact"] for r in rows)
     times = [r["seconds"] for r in rows]
     print(f"open mode (canonical search): {decided} of {n} decided exactly (verdict and best score) within "

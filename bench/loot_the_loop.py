@@ -21,14 +21,11 @@ the cards left in the deck.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import statistics
 import time
 
-from tqdm import tqdm
-
 import chance_bench
-from chance_bench import percentile, rate_line
+from chance_bench import percentile
 from solodeck.registry import get_game
 from solodeck.solvers import Limits, ReachabilitySolver, solve_open
 from solodeck.solvers.episode import play_episode
@@ -73,17 +70,10 @@ def one_deal(job):
 def win_rates(args):
     jobs = [(seed, args.open_time_limit, args.samples, seed < args.first_seed + args.blind_deals)
             for seed in range(args.first_seed, args.first_seed + args.deals)]
-    start = time.perf_counter()
-    with multiprocessing.Pool(args.jobs) as pool:
-        rows = list(tqdm(pool.imap_unordered(one_deal, jobs), total=len(jobs), desc="deals", unit=" deal"))
-    wall = time.perf_counter() - start
+    rows, wall = chance_bench.pool_rows(one_deal, jobs, args.jobs)
     n = len(rows)
-    played = [r for r in rows if r["blind"] is not None]
     print(f"\nPart 1: seeds {args.first_seed}..{args.first_seed + n - 1}, {args.jobs} worker processes, {wall:.0f} s wall")
-    print(rate_line("open", sum(r["verdict"] == "winnable" for r in rows), n,
-                    sum(r["verdict"] == "unknown" for r in rows), say_none=True))
-    print(rate_line("blind policy", sum(r["blind"] for r in played), len(played)) + f"  (the first {len(played)} deals)")
-    print(rate_line("baseline policy", sum(r["baseline"] for r in rows), n))
+    played = chance_bench.print_played_rates(rows)
     stuck = sum(r["stuck_start"] for r in rows)
     print(f"unlucky starts (no trinket among the first two cards, lost before any choice): {stuck} of {n} "
           f"({stuck / n:.1%}); exact probability {NON_TRINKETS * 16}/{53 * 52} = {NON_TRINKETS * 16 / (53 * 52):.2%}")
