@@ -339,3 +339,17 @@ def test_cli_malformed_deal_file_is_a_one_line_error(cli, tmp_path):
 
 if __name__ == "__main__":  # regenerate the regression file: python tests/test_hide_and_seek.py
     COUNTS.write_text(json.dumps([fixed_line_record(GAME, s) for s in range(6)], indent=1) + "\n")
+
+
+def test_every_solve_and_value_has_its_own_time_budget():
+    """A solver reused after its time limit has passed still answers (hint files value each move
+    with the solver that solved the deal)."""
+    import time
+
+    state = GAME.initial_state(load_deal(Path(__file__).parent.parent / "puzzles" / "hide-and-seek" / "win-2.toml"))
+    solver = CanonicalSolver(GAME, Limits(time_limit=5))
+    assert solver.solve(state).exact
+    solver._deadline = time.perf_counter() - 1  # as if the first budget were long spent
+    solver.table.clear()
+    value, exact = solver.value(state)
+    assert exact and value[0] == 1

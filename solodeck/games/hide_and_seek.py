@@ -14,15 +14,17 @@ the world's is made true by a world consistent with it (apply_chance).
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
 from math import factorial
 
 from .. import cards as C
-from ..api import Deal, Game, NoWin, Outcome, check_exact_pile
+from ..api import Deal, Game, NoWin, Outcome, advance_chance, check_exact_pile
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
+from ..result import Limits, SearchStopped, StopReason, finish_open
 from ..shuffle import SplitMix64, shuffled, shuffled_by
 
 WIN_SCORE = 20
@@ -561,8 +563,6 @@ class CanonicalSolver:
     The DepthFirstSolver interface: ``solve(state)``, ``value(state)``, ``nodes``, ``table``."""
 
     def __init__(self, game, limits=None, progress=None):
-        from ..result import Limits
-
         self.game, self.limits, self.progress = game, limits or Limits(), progress
         self.table: dict = {}
         self.world = None
@@ -572,11 +572,6 @@ class CanonicalSolver:
 
     # -- the interface -------------------------------------------------------------------------
     def solve(self, state):
-        import time
-
-        from ..api import advance_chance
-        from ..result import SearchStopped, finish_open
-
         start = time.perf_counter()
         state = advance_chance(state)
         stop, line, won = None, [], False
@@ -595,9 +590,6 @@ class CanonicalSolver:
 
     def value(self, state):
         """(exact utility, True), or (None, False) if a limit stopped the search."""
-        from ..api import advance_chance
-        from ..result import SearchStopped
-
         state = advance_chance(state)
         if state.outcome() is not None:
             return self.game.utility(state.outcome()), True
@@ -611,8 +603,6 @@ class CanonicalSolver:
 
     # -- the search ----------------------------------------------------------------------------
     def _start(self, state):
-        import time
-
         world = state.world
         if world != self.world:  # values depend on the world: a new world, a new table
             self.world = world
@@ -621,8 +611,8 @@ class CanonicalSolver:
             self.ds = tuple(suit(card) for card in world.deck)
             self.left = world.suits_from
             self._lives: dict = {}
-        if self._deadline is None and self.limits.time_limit is not None:
-            self._deadline = time.perf_counter() + self.limits.time_limit
+        limit = self.limits.time_limit  # each solve() and value() has its own budget
+        self._deadline = None if limit is None else time.perf_counter() + limit
 
     @staticmethod
     def _suits(state):
@@ -648,10 +638,6 @@ class CanonicalSolver:
         return got
 
     def _check(self):
-        import time
-
-        from ..result import SearchStopped, StopReason
-
         if self.progress is not None:
             self.progress(self.nodes)
         if self._deadline is not None and time.perf_counter() > self._deadline:
