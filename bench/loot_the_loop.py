@@ -47,7 +47,8 @@ def play(seed, chooser):
 
 def one_deal(job):
     seed, open_limit, samples, with_blind = job
-    state = GAME.initial_state(GAME.new_deal(seed))
+    deal = GAME.new_deal(seed)
+    state = GAME.initial_state(deal)
     solver = ReachabilitySolver(GAME, Limits(time_limit=open_limit, memory_mb=4096))
     result = solver.solve(state)
     verdict_10s = result.verdict
@@ -57,7 +58,7 @@ def one_deal(job):
     blind = play(seed, BlindPolicy(GAME, samples)) if with_blind else None
     blind_seconds = time.perf_counter() - start
     baseline = play(seed, GAME.baseline_move)
-    deck = GAME.new_deal(seed).piles["deck"]
+    deck = deal.piles["deck"]
     return {"seed": seed, "verdict": result.verdict, "exact": result.exact, "score": result.score,
             "seconds": result.seconds, "nodes": result.nodes, "first_win": solver.first_win_seconds,
             "verdict_10s": verdict_10s,
@@ -101,14 +102,14 @@ def endgames(args):
     print(f"\nPart 2: endgames, searched to the end (limit {args.endgame_time_limit} s each)")
     print(f"{'back':>5} {'deck':>5} {'proved':>7} {'alike':>6} {'pruned median s':>16} {'plain median s':>15} "
           f"{'positions entered (median)':>27} {'nodes/s':>9}")
+    starts = [GAME.initial_state(GAME.new_deal(seed)) for seed in range(args.endgames)]
+    lines = [solve_open(GAME, start, Limits(time_limit=2)).line for start in starts]
     for back in (10, 20, 30, 40, 50):
         cards, proved, alike, times, plain_times, entered, nodes = [], 0, 0, [], [], [], 0
-        for seed in range(args.endgames):
-            deal = GAME.new_deal(seed)
-            line = solve_open(GAME, GAME.initial_state(deal), Limits(time_limit=2)).line
+        for start, line in zip(starts, lines):
             if len(line) <= back:
                 continue
-            position = GAME.replay_moves(GAME.initial_state(deal), line[:len(line) - back])
+            position = GAME.replay_moves(start, line[:len(line) - back])
             cards.append(len(position.deck))
             pruned = solve_open(GAME, position, Limits(time_limit=args.endgame_time_limit))
             plain = solve_open(GAME, position, Limits(time_limit=args.endgame_time_limit), prune=False)

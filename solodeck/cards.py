@@ -66,6 +66,19 @@ def parse_cards(text: str, *, source: str = "", field: str = "") -> list[int]:
     return cards
 
 
+def parse_faced_cards(text: str, *, source: str = "", field: str = "") -> list[tuple[int, bool]]:
+    """Parse a card list where a face-down card is in parentheses, e.g. ``"7C (KS) JK"``:
+    [(card, face up?)]; errors as parse_cards'."""
+    cards = []
+    for i, word in enumerate(text.replace(",", " ").split(), start=1):
+        down = word.startswith("(") and word.endswith(")")
+        try:
+            cards.append((parse_card(word[1:-1] if down else word), not down))
+        except ValueError as exc:
+            raise DealError(source, field, f"card {i}: {exc}") from None
+    return cards
+
+
 def standard_deck(*, number_cards_only: bool = False, jokers: int = 0) -> list[int]:
     """A deck in canonical order: S H D C, each A … K (A … T with number_cards_only), then jokers."""
     top = 10 if number_cards_only else 13

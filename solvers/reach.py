@@ -144,8 +144,8 @@ class ReachabilitySolver:
         game, prune = self.game, self.prune
         root, head = closure(root, prune)
         entered = self.entered = {root.key()}
-        best_value, best_line = self._worth(root) or game.utility(None), []
-        self.best = best_value, head
+        best_value, best_line = self._worth(root) or game.utility(None), head
+        self.best = best_value, best_line
         ceiling = game.bound_utility(root.score_bound()) if prune else None
         path = []  # the moves from root to the position being expanded
         frames = [(root, iter(self._expand(root)) if root.outcome() is None else iter(()), 0)]

@@ -23,15 +23,16 @@ def cli():
     return run_cli
 
 
-def fixed_line(game, seed):
+def fixed_line(game, seed, max_plies=None):
     """A chance game's move-count regression (tests/data/*_move_counts.json): along a fixed line
     of the seeded deal (move index 5 * ply mod n, the deal's own draws), the legal-move count at
-    each decision. Returns the record the file keeps, and the final state."""
+    each decision, for at most ``max_plies`` decisions (a line where positions repeat may go round
+    in circles). Returns the record the file keeps, and the final state."""
     from solodeck.api import advance_chance
 
     state = advance_chance(game.initial_state(game.new_deal(seed)))
     counts, line = [], []
-    while state.outcome() is None:
+    while state.outcome() is None and (max_plies is None or len(counts) < max_plies):
         moves = state.legal_moves()
         counts.append(len(moves))
         move = moves[(5 * len(counts)) % len(moves)]

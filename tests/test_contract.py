@@ -63,27 +63,23 @@ def lines(game):
     if "blind" in game.modes:
         out += [walk(game, game.new_deal(seed), game.baseline_move, f"baseline {seed}", MAX_NODES)
                 for seed in BASELINE_SEEDS]
-    for seed in SOLVER_SEEDS:
-        deal = game.new_deal(seed)
-        result = make_solver(game, SOLVER_LIMITS).solve(game.initial_state(deal))
-        if result.verdict == "winnable":
-            line = iter(result.line)
-            out.append(walk(game, deal, lambda _state: next(line), f"solver {seed}", MAX_NODES))
+    out += filter(None, (solver_line(game, game.new_deal(seed), SOLVER_LIMITS, f"solver {seed}")
+                         for seed in SOLVER_SEEDS))
     if not any(wins(line) for line in out):  # e.g. The Emissary without its kernel: a won puzzle's line
-        out += puzzle_win_lines(game)
+        won = (solver_line(game, load_deal(path), PUZZLE_LIMITS, f"solver {path.name}")
+               for path in sorted((PUZZLES / game.name).glob("win-*.toml")))
+        first = next(filter(None, won), None)  # the first won puzzle the solver wins within the limits
+        out += [first] if first else []
     return out
 
 
-def puzzle_win_lines(game):
-    """The solver's line on the first won puzzle (puzzles/<game>/win-*.toml) it wins within
-    PUZZLE_LIMITS, for games whose seeded deals are too big for the generic search."""
-    for path in sorted((PUZZLES / game.name).glob("win-*.toml")):
-        deal = load_deal(path)
-        result = make_solver(game, PUZZLE_LIMITS).solve(game.initial_state(deal))
-        if result.verdict == "winnable":
-            line = iter(result.line)
-            return [walk(game, deal, lambda _state: next(line), f"solver {path.name}", MAX_NODES)]
-    return []
+def solver_line(game, deal, limits, how):
+    """The solver's winning line of ``deal`` walked as a Line, or None if it finds no win within ``limits``."""
+    result = make_solver(game, limits).solve(game.initial_state(deal))
+    if result.verdict != "winnable":
+        return None
+    line = iter(result.line)
+    return walk(game, deal, lambda _state: next(line), how, MAX_NODES)
 
 
 def wins(line) -> bool:

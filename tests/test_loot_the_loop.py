@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import fixed_line
 from solodeck import cards as C
 from solodeck.api import Outcome, advance_chance
 from solodeck.deals import deal_from_data, load_deal
@@ -583,18 +584,10 @@ COUNTS = Path(__file__).parent / "data" / "loot_the_loop_move_counts.json"
 FIXED_LINE_PLIES = 200  # the fixed line may go round in circles: it is cut here
 
 
-def fixed_line(seed):
-    """Along a fixed line of the seeded deal (move index 5 * ply mod n, the deal's own faces),
-    the legal-move count at each decision, for at most FIXED_LINE_PLIES decisions."""
-    state = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
-    counts, line = [], []
-    while state.outcome() is None and len(counts) < FIXED_LINE_PLIES:
-        moves = state.legal_moves()
-        counts.append(len(moves))
-        move = moves[(5 * len(counts)) % len(moves)]
-        line.append(str(move))
-        state = advance_chance(state.play(move))
-    return {"seed": seed, "line": line, "counts": counts, "score": state.score}
+def capped_line(seed):
+    """conftest's fixed line of the seeded deal, cut at FIXED_LINE_PLIES decisions, and its score."""
+    record, final = fixed_line(GAME, seed, FIXED_LINE_PLIES)
+    return {**record, "score": final.score}
 
 
 def test_move_count_regression():
@@ -602,7 +595,7 @@ def test_move_count_regression():
     expected = json.loads(COUNTS.read_text())
     assert len(expected) == 8
     for entry in expected:
-        assert fixed_line(entry["seed"]) == entry
+        assert capped_line(entry["seed"]) == entry
 
 
 def test_the_blind_policy_plays_a_deal_without_seeing_the_faces():
@@ -668,4 +661,4 @@ def test_cli_plays_with_the_baseline(cli):
 
 
 if __name__ == "__main__":  # regenerate the regression file: python tests/test_loot_the_loop.py
-    COUNTS.write_text(json.dumps([fixed_line(s) for s in range(8)], indent=1) + "\n")
+    COUNTS.write_text(json.dumps([capped_line(s) for s in range(8)], indent=1) + "\n")

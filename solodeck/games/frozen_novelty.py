@@ -565,18 +565,13 @@ def _state_from_position(rules: Rules, position: dict, source: str) -> State:
         if not isinstance(value, str):
             raise DealError(source, field, "expected a string of cards, top first, face-down ones in parentheses")
         codes = []
-        for i, word in enumerate(value.replace(",", " ").split(), start=1):
-            down = word.startswith("(") and word.endswith(")")
-            try:
-                card = C.parse_card(word[1:-1] if down else word)
-            except ValueError as exc:
-                raise DealError(source, field, f"card {i}: {exc}") from None
+        for i, (card, up) in enumerate(C.parse_faced_cards(value, source=source, field=field), start=1):
             if card == C.JOKER:
                 raise DealError(source, field, f"card {i}: Frozen Novelty has no jokers")
             if card in seen:
-                raise DealError(source, field, f"card {i} '{word}' is already in the position")
+                raise DealError(source, field, f"card {i} '{C.format_card(card)}' is already in the position")
             seen.add(card)
-            codes.append(card * 2 + (0 if down else 1))
+            codes.append(card * 2 + up)
         codes.reverse()  # bottom first inside
         ups = [is_up(c) for c in codes]
         if any(ups[k] and not ups[k + 1] for k in range(len(ups) - 1)):

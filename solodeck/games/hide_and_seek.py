@@ -938,11 +938,9 @@ def _state_from_position(position: dict, source: str) -> State:
     piles = {}
     for name in ("deck", "score", "discard"):
         field = f"position.{name}"
-        piles[name] = []
-        for i, word in enumerate(position.get(name, "").replace(",", " ").split(), start=1):
-            card = _card(word, source, field, i)
+        piles[name] = C.parse_cards(position.get(name, ""), source=source, field=field)
+        for i, card in enumerate(piles[name], start=1):
             take(card, f"{field}, card {i}")
-            piles[name].append(card)
     missing = [c for c in number_cards() if c not in seen]
     if missing:
         raise DealError(source, "position", "every number card must be in the spaces, the deck, the score pile or "
@@ -963,17 +961,15 @@ def _read_playmates(text, source):
     field = "position.playmates"
     if not text:
         raise DealError(source, field, "missing: the 12 face cards row by row, face-down ones in parentheses")
-    words = text.replace(",", " ").split()
-    if len(words) != 12:
-        raise DealError(source, field, f"expected 12 face cards (3 rows of 4), found {len(words)}")
+    cards = C.parse_faced_cards(text, source=source, field=field)
+    if len(cards) != 12:
+        raise DealError(source, field, f"expected 12 face cards (3 rows of 4), found {len(cards)}")
     grid, up = [], 0
-    for i, word in enumerate(words):
-        down = word.startswith("(") and word.endswith(")")
-        card = _card(word[1:-1] if down else word, source, field, i + 1)
+    for i, (card, face_up) in enumerate(cards):
         if C.rank_of(card) <= 10:
-            raise DealError(source, field, f"card {i + 1} '{word}' is not a face card")
+            raise DealError(source, field, f"card {i + 1} '{C.format_card(card)}' is not a face card")
         grid.append(card)
-        up |= 0 if down else 1 << i
+        up |= face_up << i
     check_exact_pile(grid, face_cards(), source, field)
     problem = column_problem(grid)
     if problem:

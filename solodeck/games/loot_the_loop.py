@@ -306,14 +306,14 @@ def _land(deck: tuple, notes: tuple) -> State:
     """The explore's landing on the new top card: a face-up ace or trinket goes to the score
     pile; the face-up joker is the exit once every ace is scored; anything else stays (a
     face-up trap is never landed on: legal_moves leaves those explores out)."""
-    top = deck[0]
+    top, state = deck[0], State(deck, notes)
     if is_up(top):
         cls = card_class(card_of(top))
         if cls >= ACE_CLASS:
             return State(deck[1:], notes)
-        if cls == JOKER_CLASS and not any(card_of(c) in ACES for c in deck):
+        if cls == JOKER_CLASS and not state.aces_left():
             return State(deck, notes, exited=True)
-    return State(deck, notes)
+    return state
 
 
 # -- the game -------------------------------------------------------------------------------------
@@ -399,18 +399,14 @@ def _state_from_position(position: dict, source: str) -> State:
         if not isinstance(value, str):
             raise DealError(source, field, "expected a string of cards, e.g. \"7C (KS) JK\"")
         codes = []
-        for i, word in enumerate(value.replace(",", " ").split(), start=1):
-            down = word.startswith("(") and word.endswith(")")
-            if down and name != "deck":
-                raise DealError(source, field, f"card {i} '{word}': only deck cards can be face down")
-            try:
-                card = C.parse_card(word[1:-1] if down else word)
-            except ValueError as exc:
-                raise DealError(source, field, f"card {i}: {exc}") from None
+        for i, (card, up) in enumerate(C.parse_faced_cards(value, source=source, field=field), start=1):
+            word = C.format_card(card)
+            if not up and name != "deck":
+                raise DealError(source, field, f"card {i} '({word})': only deck cards can be face down")
             if card in seen:
                 raise DealError(source, field, f"card {i} '{word}' appears twice (first in {seen[card]})")
             seen[card] = f"{field}, card {i}"
-            codes.append(card * 2 + (0 if down else 1))
+            codes.append(card * 2 + up)
         piles[name] = codes
     notes = [card_of(c) for c in piles["notes"]]
     for i, card in enumerate(notes, start=1):
