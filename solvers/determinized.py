@@ -36,10 +36,11 @@ WORLD_SECONDS = 0.03  # the open solver's cap per position and world (a stopped 
 class Determinizer:
     """Ranks the moves of a decision over sampled worlds (see the module's note)."""
 
-    def __init__(self, game, samples: int = 16, seed: int = 0, seconds: float = WORLD_SECONDS):
+    def __init__(self, game, samples: int = 16, seed: int = 0, seconds: float | None = None):
         from . import make_solver  # solvers/__init__ imports this module's users
 
         self.game, self.samples, self.seed = game, samples, seed
+        seconds = WORLD_SECONDS if seconds is None else seconds  # read now: tests may raise the cap
         self.solver = make_solver(game, Limits(time_limit=seconds, memory_mb=512))
         self.worlds: list = []
         self._seen = None       # what the player saw (seen_text: stack by stack) where the worlds are
