@@ -620,21 +620,22 @@ class CanonicalSolver:
 
     def _live(self, up):
         """Per space, the mask of suits a guess there still scores with (a face-down playmate of
-        that suit beside it), and per suit how many of its playmates are face down."""
+        that suit beside it); per suit how many of its playmates are face down; and per space and
+        suit (index space * 4 + suit) how many face-down playmates of that suit are beside it."""
         got = self._lives.get(up)
         if got is None:
             gs = self.gs
-            live = [0] * 14
+            live, beside = [0] * 14, [0] * 56
             for p in range(14):
                 for c in range(12):
                     if SPACE_CELLS[p] >> c & 1 and not up >> c & 1:
                         live[p] |= 1 << gs[c]  # a set of suits: or, never add
-            live = tuple(live)
+                        beside[p * 4 + gs[c]] += 1
             hidden = [0, 0, 0, 0]
             for c in range(12):
                 if not up >> c & 1:
                     hidden[gs[c]] += 1
-            got = self._lives[up] = (live, tuple(hidden))
+            got = self._lives[up] = (tuple(live), tuple(hidden), tuple(beside))
         return got
 
     def _check(self):
@@ -673,7 +674,7 @@ class CanonicalSolver:
         self.nodes += 1
         if self.nodes & 1023 == 0:
             self._check()
-        live, hidden = self._live(up)
+        live, hidden, _beside = self._live(up)
         sure = [0, 0, 0, 0]
         for p in range(14):
             s = sp[p]
@@ -704,10 +705,13 @@ class CanonicalSolver:
 
     def _children(self, pos, up, sp, live):
         """(score gained, up, spaces, choice) after each canonical choice at the node, best first:
-        places where the card can score (most live first), reveals that free such a space (most
-        scored first), withdraws, then the rest. One space per interchangeable class."""
+        places where the card can score, beside the most face-down playmates of its suit first
+        (the likeliest to be scored later; measured 3-5x fewer nodes than reveals first), then
+        reveals that free such a space (most scored first), withdraws, then the rest. One space
+        per interchangeable class."""
         t = self.ds[pos]
         bit = 1 << t
+        beside = self._live(up)[2]
         good, rest = [], []
         seen = set()
         for p in range(14):
@@ -716,7 +720,7 @@ class CanonicalSolver:
                 if cls not in seen:
                     seen.add(cls)
                     nsp = sp[:p] + (t,) + sp[p + 1:]
-                    (good if live[p] & bit else rest).append((0, 0, up, nsp, ("place", p)))
+                    (good if live[p] & bit else rest).append((-beside[p * 4 + t], 0, up, nsp, ("place", p)))
             elif sp[p] == t:
                 cls = ("w", PAIR_OF[p] if SPACE_CELLS[p] & ~up else -1)
                 if cls not in seen:
@@ -734,7 +738,7 @@ class CanonicalSolver:
             cleared = list(sp)
             for p in hits:
                 cleared[p] = -1
-            nlive, _h = self._live(nup)
+            nlive = self._live(nup)[0]
             placed = set()
             for p in hits:
                 cls = PAIR_OF[p] if SPACE_CELLS[p] & ~nup else -1
@@ -743,9 +747,9 @@ class CanonicalSolver:
                 placed.add(cls)
                 nsp = list(cleared)
                 nsp[p] = t
-                child = (len(hits), len(hits), nup, tuple(nsp), ("reveal", x, p))
+                child = (4 - len(hits), len(hits), nup, tuple(nsp), ("reveal", x, p))
                 (good if nlive[p] & bit else rest).append(child)
-        good.sort(key=lambda c: -c[0])
+        good.sort(key=lambda c: c[0])  # places (order -3..0) before reveals (order 0..3), stable
         for order, gain, nup, nsp, move in good + rest:
             yield gain, nup, nsp, move
 
