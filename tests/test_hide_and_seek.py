@@ -9,10 +9,10 @@ import pytest
 
 from conftest import fixed_line_record
 from solodeck import cards as C
-from solodeck.api import Deal, advance_chance
+from solodeck.api import Deal, Outcome, advance_chance
 from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, MoveError
-from solodeck.games.hide_and_seek import (GAME, CanonicalSolver, Move, assignments, cell_odds, consistent,
+from solodeck.games.hide_and_seek import (GAME, CanonicalSolver, KernelSolver, Move, assignments, cell_odds, consistent,
                                           face_index, parse_move, position_form, seeded_grid)
 from solodeck.result import Limits
 from solodeck.shuffle import SplitMix64
@@ -353,3 +353,56 @@ def test_every_solve_and_value_has_its_own_time_budget():
     solver.table.clear()
     value, exact = solver.value(state)
     assert exact and value[0] == 1
+
+
+# -- the compiled kernel (ext/hide_and_seek.pyx) ------------------------------------------------------
+def kernel_or_skip():
+    kernel = GAME.load_kernel()
+    if kernel is None:
+        pytest.skip("the kernel is not built (or SOLODECK_NO_EXTENSIONS=1)")
+    return kernel
+
+
+def mid_game_positions():
+    """Decisions along the baseline's lines of a few seeded deals, every tenth move."""
+    out = []
+    for seed in range(6):
+        state = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
+        ply = 0
+        while state.outcome() is None:
+            if ply % 10 == 0:
+                out.append(state)
+            state = advance_chance(state.play(GAME.baseline_move(state)))
+            ply += 1
+    return out
+
+
+def test_the_kernel_searches_the_same_nodes_as_the_reference():
+    """The same search in C: the same value, the same number of nodes, the same line, on small
+    endgames, whole seeded deals and positions along the baseline's lines (those the reference,
+    ~200,000 nodes/s, searches in a second or two: a value far below the bound costs millions)."""
+    kernel = kernel_or_skip()
+    positions = small_positions() + mid_game_positions() + [GAME.initial_state(GAME.new_deal(s)) for s in range(3)]
+    scores, compared = set(), 0
+    for state in positions:
+        fast = KernelSolver(GAME, kernel, Limits(time_limit=60)).solve(state)
+        assert fast.exact and fast.engine == "canonical-kernel"
+        if fast.nodes > 300_000:
+            continue
+        reference = CanonicalSolver(GAME, Limits(time_limit=60)).solve(state)
+        assert (fast.verdict, fast.score, fast.nodes) == (reference.verdict, reference.score, reference.nodes), str(state)
+        assert list(map(str, fast.line)) == list(map(str, reference.line))
+        scores.add(fast.score)
+        compared += 1
+    assert compared >= 25 and len(scores) >= 5  # winning and losing values, not one kind of position
+
+
+def test_the_kernel_stops_at_its_limits_and_never_calls_that_a_loss():
+    kernel = kernel_or_skip()
+    hard = GAME.initial_state(GAME.new_deal(545))  # about 11 million nodes
+    timed_out = KernelSolver(GAME, kernel, Limits(time_limit=0.001)).solve(hard)
+    assert (timed_out.status, timed_out.verdict, timed_out.exact) == ("timeout", "unknown", False)
+    capped = KernelSolver(GAME, kernel, Limits(max_states=1000)).solve(hard)
+    assert (capped.status, capped.verdict) == ("memory-limit", "unknown")
+    solver = KernelSolver(GAME, kernel, Limits(time_limit=30))  # the same solver, a fresh budget
+    assert solver.solve(hard).exact and solver.value(hard) == (GAME.utility(Outcome(True, 40)), True)
