@@ -143,13 +143,17 @@ def cell_odds(faces: tuple) -> tuple:
     for cell, card in enumerate(faces):
         if card >= 0:
             seen[cell % 4] |= 1 << face_index(card)
+    tally = [{} for _ in range(COLS)]  # per column, the grids counted by the column's three faces
     for a, ways in consistent(faces):
         for c in range(COLS):
-            rows = hidden_rows[c]
-            if not rows:
-                continue
+            tally[c][a[c]] = tally[c].get(a[c], 0) + ways
+    for c in range(COLS):
+        rows = hidden_rows[c]
+        if not rows:
+            continue
+        for mask, ways in tally[c].items():
             share = ways // len(rows)  # each remaining face is on a given hidden cell this often
-            free = a[c] & ~seen[c]
+            free = mask & ~seen[c]
             for i in range(12):
                 if free >> i & 1:
                     for r in rows:
@@ -167,6 +171,18 @@ def suit_odds(faces: tuple) -> tuple:
     for weights in cell_odds(faces):
         total = sum(weights)
         out.append(tuple(sum(weights[s * 3:s * 3 + 3]) / total for s in range(4)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=200_000)
+def space_odds(faces: tuple) -> tuple:
+    """For each space, per suit: how many face-down playmates of that suit are expected beside
+    it (the sum of suit_odds over its face-down cells, in cell order)."""
+    odds = suit_odds(faces)
+    out = []
+    for p in range(14):
+        cells = [c for c in range(12) if SPACE_CELLS[p] >> c & 1 and faces[c] < 0]
+        out.append(tuple(sum(odds[c][s] for c in cells) for s in range(4)))
     return tuple(out)
 
 
@@ -234,17 +250,25 @@ class World:
     """What chance fixed: the grid's faces and the deck order; shared by the states of a game,
     with the deck's suit counts from each position on (the score bound reads them)."""
 
-    __slots__ = ("grid", "deck", "suits_from", "_hash")
+    __slots__ = ("grid", "deck", "_suits_from", "_hash")
 
     def __init__(self, grid, deck):
         self.grid, self.deck = tuple(grid), tuple(deck)
-        counts = [(0, 0, 0, 0)]
-        for card in reversed(self.deck):
-            last = list(counts[-1])
-            last[suit(card)] += 1
-            counts.append(tuple(last))
-        self.suits_from = counts[::-1]  # suits_from[pos]: the suit counts of deck[pos:]
+        self._suits_from = None
         self._hash = hash((self.grid, self.deck))
+
+    @property
+    def suits_from(self):
+        """suits_from[pos]: the suit counts of deck[pos:] (counted when first asked: blind
+        rollouts make a world per draw and never ask)."""
+        if self._suits_from is None:
+            counts = [(0, 0, 0, 0)]
+            for card in reversed(self.deck):
+                last = list(counts[-1])
+                last[suit(card)] += 1
+                counts.append(tuple(last))
+            self._suits_from = counts[::-1]
+        return self._suits_from
 
     def __eq__(self, other):
         return isinstance(other, World) and self.grid == other.grid and self.deck == other.deck
@@ -471,8 +495,9 @@ class State(BaseState):
         moves = self.legal_moves()
         if not moves or self.top() < 0:
             return moves[:1]
-        odds = suit_odds(self.faces())
-        sp, up, s = self.spaces, self.up, suit(self.top())
+        faces = self.faces()
+        odds, beside = suit_odds(faces), space_odds(faces)
+        sp, s = self.spaces, suit(self.top())
         seen, ranked = set(), []
         for m in moves:
             if m.kind == "reveal":
@@ -483,7 +508,7 @@ class State(BaseState):
             if cls in seen:
                 continue
             seen.add(cls)
-            near = sum(odds[c][s] for c in _cells(SPACE_CELLS[m.where] & ~up))
+            near = beside[m.where][s]
             ranked.append((0, -near, m) if m.kind == "place" else (2, near, m))
         first = baseline_move(self)
         return [first] + [m for *_k, m in sorted(ranked) if m != first and
@@ -937,14 +962,15 @@ def baseline_move(state: State):
     moves = state.legal_moves()
     if not moves:
         return None
-    odds = suit_odds(state.faces())
-    sp, up = state.spaces, state.up
+    faces = state.faces()
+    odds, beside = suit_odds(faces), space_odds(faces)
+    sp = state.spaces
 
     def expected(cell):  # the guesses revealing this playmate is expected to score
         return sum(odds[cell][suit(sp[p])] for p in CELL_SPACES[cell] if sp[p] >= 0)
 
     def chance(p, s):  # the face-down playmates of suit s expected beside space p
-        return sum(odds[c][s] for c in _cells(SPACE_CELLS[p] & ~up))
+        return beside[p][s]
 
     reveals = sorted((m for m in moves if m.kind == "reveal"), key=lambda m: -expected(m.where))
     top = state.top()
@@ -964,10 +990,6 @@ def baseline_move(state: State):
     if places:
         return places[-1]
     return reveals[0]
-
-
-def _cells(mask: int) -> list[int]:
-    return [c for c in range(12) if mask >> c & 1]
 
 
 # -- deal files: positions ----------------------------------------------------------------------
