@@ -142,6 +142,13 @@ class State:
         """The position as the player sees it (hidden faces shown by what their backs tell)."""
         return str(self)
 
+    def picture(self, seen_only: bool = False) -> dict:
+        """The position as named piles of cards, for frontends (hint files, version 2; the format
+        is in docs/hints.md), built with solodeck.picture. ``seen_only``: what the player sees
+        (blind hint files): unseen faces face down and unknown, an unseen deck by its size.
+        Every game writes it."""
+        raise NotImplementedError(f"{type(self).__module__}: no picture()")
+
     # -- search support: each default is exact; overrides make search faster -------------------
     def score_bound(self):
         """The best score still reachable, optimistic; NO_WIN when no win is reachable (NoWin(s)

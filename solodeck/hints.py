@@ -13,11 +13,12 @@ from .api import Deal, advance_chance
 from .deals import deal_from_data, deal_to_data
 from .errors import MoveError, SolodeckError
 
-FORMAT, VERSION = "solodeck-hints", 1
+FORMAT, VERSION = "solodeck-hints", 2
+VERSIONS = (1, 2)  # the versions that load: version 1 is version 2 without the pictures
 
 
-def schema() -> dict:
-    return json.loads(resources.files("solodeck").joinpath("schema/hints-v1.schema.json").read_text())
+def schema(version: int = VERSION) -> dict:
+    return json.loads(resources.files("solodeck").joinpath(f"schema/hints-v{version}.schema.json").read_text())
 
 
 def verdict_and_score(game, value):
@@ -47,7 +48,8 @@ def build_hints(game, deal: Deal, result, solver) -> dict:
         for m in moves:
             m["best"] = m["exact"] and m.pop("_rank") == top
             m.pop("_rank", None)
-        decisions.append({"ply": ply, "position": str(state), "played": str(played), "moves": moves})
+        decisions.append({"ply": ply, "position": str(state), "picture": state.picture(), "played": str(played),
+                          "moves": moves})
         state = advance_chance(state.play(played))
     data = {
         "format": FORMAT, "version": VERSION, "generator": f"solodeck {__version__}",
@@ -79,7 +81,8 @@ def build_blind_hints(game, deal: Deal, blind_policy) -> dict:
                   "best": r is top or (r["exact"] and top["exact"] and _same_value(r, top)),
                   "win_probability": r["win_probability"], "interval": r["interval"],
                   "samples": r["samples"], "expected_score": r["expected_score"]} for r in rows]
-        decisions.append({"ply": ply, "position": decision.state.seen_text(), "played": str(top["move"]),
+        decisions.append({"ply": ply, "position": decision.state.seen_text(),
+                          "picture": decision.state.picture(seen_only=True), "played": str(top["move"]),
                           "moves": moves})
     line = [d.move for d in played]
     first = played[0].rows[0] if played else None
@@ -118,14 +121,18 @@ def _same_value(a, b) -> bool:
 
 
 def validate_hints(data: dict) -> None:
-    """Raise SolodeckError naming the first place where ``data`` breaks the schema."""
+    """Raise SolodeckError naming the first place where ``data`` breaks the schema of its version."""
     import jsonschema
 
+    version = data.get("version") if isinstance(data, dict) else None
+    if version not in VERSIONS:
+        raise SolodeckError(f"hint file version {version!r} is not one this solodeck reads "
+                            f"({', '.join(map(str, VERSIONS))})")
     try:
-        jsonschema.validate(data, schema())
+        jsonschema.validate(data, schema(version))
     except jsonschema.ValidationError as exc:
         where = "/".join(str(p) for p in exc.absolute_path) or "(top level)"
-        raise SolodeckError(f"hint file does not match schema v{VERSION} at {where}: {exc.message}") from None
+        raise SolodeckError(f"hint file does not match schema v{version} at {where}: {exc.message}") from None
 
 
 def verify_hints(game, deal: Deal, data: dict, *, reprove=None) -> str:

@@ -28,7 +28,9 @@ from solodeck.api import Game, Outcome, cannot_win
 from solodeck.deals import load_deal
 from solodeck.encodings import cpsat_solver
 from solodeck.ext import extensions_disabled
+from solodeck.errors import SolodeckError
 from solodeck.hints import build_blind_hints, build_hints, verify_hints
+from solodeck.hints import schema as hint_schema
 from solodeck.result import Limits
 from solodeck.shuffle import SplitMix64
 from solodeck.solvers import DepthFirstSolver, ReachabilitySolver, determinized, make_solver, solve_open
@@ -329,6 +331,39 @@ def test_blind_hint_files_validate_and_verify(game):
     assert verify_hints(game, deal, data).startswith("ok")
 
 
+@each_game
+def test_pictures_match_the_schema_at_every_decision(game):
+    """picture() and the player's picture(seen_only=True) validate against the hint schema's
+    picture along the lines, and open mode shows at least as many faces as the player sees."""
+    import jsonschema
+
+    definitions = hint_schema(2)["$defs"]
+    validator = jsonschema.Draft202012Validator({"$ref": "#/$defs/picture", "$defs": definitions})
+    checked = 0
+    for line in lines(game)[:6]:
+        for state in line.decisions[:40]:
+            full, seen = state.picture(), state.picture(seen_only=True)
+            validator.validate(full)
+            validator.validate(seen)
+            faces = lambda picture: sum("card" in c for p in picture["piles"] for c in p["cards"])
+            assert faces(full) >= faces(seen)
+            checked += 1
+    assert checked
+
+
+def test_a_version_1_hint_file_still_loads_and_an_unknown_version_is_refused():
+    game = registry.get_game("syndicate")
+    deal = game.new_deal(0)
+    solver = make_solver(game, SOLVER_LIMITS)
+    data = build_hints(game, deal, solver.solve(game.initial_state(deal)), solver)
+    old = {**data, "version": 1, "decisions": [{k: v for k, v in d.items() if k != "picture"} for d in data["decisions"]]}
+    assert verify_hints(game, deal, old).startswith("ok")
+    with pytest.raises(SolodeckError, match="schema v1"):
+        verify_hints(game, deal, {**old, "decisions": data["decisions"]})  # a picture is not version 1
+    with pytest.raises(SolodeckError, match="version 3"):
+        verify_hints(game, deal, {**data, "version": 3})
+
+
 # -- 6. blind mode ----------------------------------------------------------------------------------
 def unseen_count(chance_state) -> int:
     """The cards unseen at a chance node: its outcomes are single cards (each weighted by how
@@ -439,6 +474,15 @@ def test_open_play_bounds_blind_play_on_small_positions(game):
 
 
 @each_blind_game
+def test_the_players_picture_never_shows_the_order_of_the_unseen_cards(game):
+    early, late = blind_positions(game)
+    skip_without_late_positions(game, late)
+    for line, i, n in early[:2] + late[0]:
+        order = list(range(n))[::-1]
+        assert reordered(line, i, n, order).picture(seen_only=True) == line.nodes[i][0].picture(seen_only=True)
+
+
+@each_blind_game
 def test_the_blind_policy_never_sees_the_order_of_the_unseen_cards(game):
     """The unseen cards in another order, everything seen the same: the blind policy ranks the
     moves the same, estimated early and exact late (every late decision of two lines)."""
@@ -482,6 +526,17 @@ def test_sampled_worlds_keep_the_view_and_depend_only_on_it(game):
         assert other.sample_world(SplitMix64(1)).key() == world.key()
         checked += 1
     assert checked >= 4
+
+
+@each_hidden_game
+def test_the_players_picture_never_shows_a_hidden_face(game):
+    """Another world with the same view: the player's picture is the same, the open one is not."""
+    differs = 0
+    for state in hidden_decisions(game):
+        twin = state.sample_world(SplitMix64(3))
+        assert twin.picture(seen_only=True) == state.picture(seen_only=True), state.seen_text()
+        differs += twin.picture() != state.picture()
+    assert differs
 
 
 @each_hidden_game

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from .. import cards as C
+from .. import picture as P
 from ..api import Deal, Game, NoWin, Outcome, check_exact_pile, without_first
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
@@ -270,6 +271,18 @@ class State(BaseState):
 
     def seen_text(self):
         return self._text(blind=True)
+
+    def picture(self, seen_only=False):
+        """The defenders on the table, the attackers flipped, the alien deck (returned aliens,
+        seen once, lie face down at its bottom), the defender deck and the discard pile."""
+        aliens = [P.card(c, down=True) for c in reversed(self.returned)]
+        aliens += [P.card(None if seen_only else c, down=True) for c in reversed(self.hidden)]
+        piles = [P.pile("defenders", [P.card(c) for c in self.table], group="table", spread=True),
+                 P.pile("attackers", [P.card(c) for c in reversed(self.attackers)], group="table", spread=True),
+                 P.pile("alien deck", aliens, group="decks", count=len(aliens)),
+                 P.deck("defender deck", self.defenders, seen_only, group="decks"),
+                 P.pile("discard", [P.card(c) for c in self.discard], group="decks")]
+        return P.picture(piles, wave=self.wave, **{"aliens left": self.aliens_left()})
 
     def __str__(self):
         return self._text(blind=False)

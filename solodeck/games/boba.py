@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from .. import cards as C
+from .. import picture as P
 from ..api import NO_WIN, Deal, OneDeckGame, Outcome, value_counts, without_first
 from ..api import State as BaseState
 from ..ext import BlindValuer
@@ -231,6 +232,19 @@ class State(BaseState):
         for v in self.deck:
             counts[v] += 1
         return counts
+
+    def picture(self, seen_only=False):
+        """The four queues, the discards (counted by value), a drawn card that missed, and the
+        deck (values: the game keeps no suits)."""
+        piles = [P.pile(f"Q{q + 1}", [P.value(v) for v in queue], group="queues", spread=True)
+                 for q, queue in enumerate(self.queues)]
+        piles.append(P.pile("discards", [P.value(v) for v in range(1, TOP) for _ in range(self.discards[v])],
+                            group="piles", spread=True))
+        if self.hand is not None:
+            piles.append(P.pile("drawn", [P.value(self.hand)], group="deck"))
+        piles.append(P.deck("deck", self.deck, seen_only, as_value=True))
+        facts = {"target": f"Q{self.target[0] + 1} gap {self.target[1]}"} if self.target is not None else {}
+        return P.picture(piles, **facts)
 
     def __str__(self):
         lines = []

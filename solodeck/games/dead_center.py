@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from .. import cards as C
+from .. import picture as P
 from ..api import Deal, Game, Outcome, check_exact_pile, without_first
 from ..api import State as BaseState
 from ..api import NO_WIN
@@ -297,6 +298,20 @@ class State(BaseState):
 
     def heuristic(self):
         return -self.alive(), len(self.deck)
+
+    def picture(self, seen_only=False):
+        """The cabin's nine piles (their top cards), the twelve zombie spaces (face down, face up,
+        or empty once killed), the drawn card and the deck."""
+        piles = [P.pile(f"pile {i + 1}", [P.card(top)], group=f"cabin row {i // 3 + 1}") for i, top in enumerate(self.tops)]
+        for s in range(SPACES):
+            face = self.zombies[s]
+            shown = [] if self.status[s] == DEAD else [P.card(None if seen_only and self.status[s] == DOWN else face,
+                                                              down=self.status[s] == DOWN)]
+            piles.append(P.pile(f"zombie {s + 1}", shown, group="zombies"))
+        if self.step in (PLACE, KILL) and self.card >= 0:
+            piles.append(P.pile("drawn", [P.card(self.card)], group="deck"))
+        piles.append(P.deck("deck", self.deck, seen_only))
+        return P.picture(piles, **{"zombies alive": self.alive()})
 
     def __str__(self):
         return self._text(blind=False)

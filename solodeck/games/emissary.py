@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass
 
 from .. import cards as C
+from .. import picture as P
 from ..api import Deal, Game, NoWin, Outcome, advance_chance, check_exact_pile, without_first
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
@@ -302,6 +303,22 @@ class State(BaseState):
         if self.kingdom >= 0 and not 0 <= self.kingdom + 1 - len(self.scoring) <= len(self.hand) + self.draws_ahead():
             return NoWin(self.won_count() + bin(self.visited & ~self.spent).count("1"))
         return 2 * KINGDOMS - bin(self.spent).count("1")
+
+    def picture(self, seen_only=False):
+        """The eight kingdoms' rulers (a won kingdom's ruler is a supporter), the hand, the lead,
+        the debates won this visit, the deck and the discard pile."""
+        piles = [P.pile(f"kingdom {k + 1}", [P.card(r)], group="kingdoms") for k, r in enumerate(self.rulers)]
+        piles.append(P.pile("hand", [P.card(c) for c in self.hand], group="hand", spread=True))
+        if self.lead >= 0:
+            piles.append(P.pile("lead", [P.card(self.lead)], group="debate"))
+        piles.append(P.pile("won", [P.card(c) for c in self.scoring], group="debate", spread=True))
+        piles += [P.deck("deck", self.deck, seen_only, group="piles"),
+                  P.pile("discard", [P.card(c) for c in self.discard], group="piles")]
+        facts = {"won kingdoms": " ".join(str(k + 1) for k in range(KINGDOMS) if self.visited >> k & 1) or "-",
+                 "reshuffles": self.shuffles}
+        if self.kingdom >= 0:
+            facts["visiting"] = f"{self.kingdom + 1} (trump {C.SUITS[self.trump()]})"
+        return P.picture(piles, **facts)
 
     def __str__(self):
         lines = ["kingdoms: " + "  ".join(f"{k + 1}:{C.format_card(r)}" + ("*" if self.visited >> k & 1 else "")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import time
 
 from .. import cards as C
+from .. import picture as P
 from ..api import NO_WIN, Deal, NumberDeckGame, Outcome, advance_chance, value_counts, without_first
 from ..api import State as BaseState
 from ..ext import BlindValuer
@@ -165,6 +166,16 @@ class State(BaseState):
         if to_place < need:
             return NO_WIN
         return to_place - need
+
+    def picture(self, seen_only=False):
+        """The grid's piles by position "x,y" (the top value, face down in parentheses in the
+        text, and the height), the card to place and the deck (values: the game keeps no suits)."""
+        piles = [P.pile(f"{x},{y}", [P.value(v, down=not up)], group=f"row {y}", count=height)
+                 for (x, y), (v, up, height) in sorted(self.piles.items(), key=lambda item: (item[0][1], item[0][0]))]
+        if self.hand is not None:
+            piles.append(P.pile("to place", [P.value(self.hand)], group="deck"))
+        piles.append(P.deck("deck", self.deck, seen_only, as_value=True))
+        return P.picture(piles)
 
     def __str__(self):
         if not self.piles:

@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass
 
 from .. import cards as C
+from .. import picture as P
 from ..api import Deal, OneDeckGame, Outcome, advance_chance
 from ..api import State as BaseState
 from ..result import Limits, StopReason, finish_open
@@ -444,6 +445,25 @@ class State(BaseState):
                     break
             out.append(depth)
         return out
+
+    def picture(self, seen_only=False):
+        """The foundations and the twelve stacks, bottom first; a face-down card shows the suits on
+        its back (and its face, in open mode)."""
+        backs = self.rules.backs
+
+        def shown(code):
+            card = card_of(code)
+            if is_up(code):
+                return P.card(card)
+            back = "".join(C.SUITS[k] for k in range(4) if backs[card] >> k & 1)
+            return P.card(None if seen_only else card, down=True, back=back)
+
+        piles = [P.pile(f"foundation {C.SUITS[s]}", [P.card(s * 13 + r - 1)] if r else [], group="foundations")
+                 for s, r in enumerate(self.found)]
+        groups = {"D": "deck stacks", "U": "up stacks", "W": "down stacks"}
+        piles += [P.pile(NAMES[j], [shown(c) for c in s], group=groups[NAMES[j][0]], spread=True)
+                  for j, s in enumerate(self.stacks)]
+        return P.picture(piles, **({"turning over": NAMES[self.pending]} if self.pending >= 0 else {}))
 
     def __str__(self):
         return self._text(lambda code: f"({C.format_card(card_of(code))})")

@@ -21,6 +21,7 @@ from itertools import permutations
 from math import factorial
 
 from .. import cards as C
+from .. import picture as P
 from ..api import Deal, Game, NoWin, Outcome, advance_chance, check_exact_pile
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
@@ -541,6 +542,21 @@ class State(BaseState):
             dead.sort()
             self._key = (self.world, self.pos, up, self.score, self.pending, bytes(live), bytes(dead))
         return self._key
+
+    def picture(self, seen_only=False):
+        """The playground's twelve cells (R1C1-R3C4), the fourteen spaces around it, the deck
+        (its top card on view), the score pile and the discard pile."""
+        grid = self.world.grid
+        piles = [P.pile(f"R{c // 4 + 1}C{c % 4 + 1}",
+                        [P.card(grid[c]) if self.up >> c & 1 else P.card(None if seen_only else grid[c], down=True)],
+                        group=f"row {c // 4 + 1}") for c in range(12)]
+        piles += [P.pile(name, [P.card(self.spaces[p])] if self.spaces[p] >= 0 else [], group="spaces")
+                  for p, name in enumerate(SPACE_NAMES)]
+        deck = self.world.deck[self.pos:]
+        piles += [P.deck("deck", deck, seen_only, top_seen=self.pending != DRAW),
+                  P.pile("score pile", [P.card(c) for c in self.scored], group="piles"),
+                  P.pile("discard", [P.card(c) for c in self.discard], group="piles")]
+        return P.picture(piles, score=self.score)
 
     def __str__(self):
         return self._text(lambda card: f"({C.format_card(card)})")

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from .. import cards as C
+from .. import picture as P
 from ..api import Deal, Game, NoWin, Outcome, check_exact_pile
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
@@ -285,6 +286,18 @@ class State(BaseState):
             self._key = (bytes(card_class(c >> 1) * 2 + (c & 1) for c in self.deck),
                          bytes(trinket_value(c) for c in self.notes), self.turning, self.exited)
         return self._key
+
+    def picture(self, seen_only=False):
+        """The loop of the deck (bottom first, so its top is the last card), the notes and the
+        score pile."""
+        deck = [P.card(card_of(c)) if is_up(c) else P.card(None if seen_only else card_of(c), down=True)
+                for c in reversed(self.deck)]
+        gone = set(card_of(c) for c in self.deck) | set(self.notes)
+        pile_cards = [c for c in range(53) if c not in gone]
+        piles = [P.pile("deck", deck, group="deck", spread=True),
+                 P.pile("notes", [P.card(c) for c in self.notes], group="piles", spread=True),
+                 P.pile("score pile", [P.card(c) for c in pile_cards], group="piles")]
+        return P.picture(piles, score=self.score, **{"aces scored": 4 - self.aces_left()})
 
     def __str__(self):
         return self._text(lambda code: f"({C.format_card(card_of(code))})")

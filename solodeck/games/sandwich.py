@@ -18,6 +18,7 @@ from itertools import combinations
 from math import comb
 
 from .. import cards as C
+from .. import picture as P
 from ..api import Deal, OneDeckGame, Outcome
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
@@ -255,6 +256,13 @@ class State(BaseState):
         if not self.draw and not self.deck and not self.legal_moves():
             return len(self.hand)
         return (len(self.hand) + len(self.deck)) % 3
+
+    def picture(self, seen_only=False):
+        """The hand and the deck."""
+        hand = sorted(self.hand, key=lambda c: (c % 13, c // 13))
+        piles = [P.pile("hand", [P.card(c) for c in hand], group="hand", spread=True),
+                 P.deck("deck", self.deck, seen_only)]
+        return P.picture(piles, **({"to draw": self.draw} if self.draw else {}))
 
     def __str__(self):
         hand = C.format_cards(sorted(self.hand, key=lambda c: (c % 13, c // 13)))

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from .. import cards as C
+from .. import picture as P
 from ..api import Deal, NoWin, NumberDeckGame, Outcome, advance_chance, without_first
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
@@ -321,6 +322,17 @@ class State(BaseState):
         else:
             markets, open_turns = [self.stacks()], self.turns_left() - 1
         return _placement_bound(self, markets, open_turns)
+
+    def picture(self, seen_only=False):
+        """The 3x3 grid's stacks (cells 1-9, bottom first), the market's three stacks, the deck
+        and the discard pile."""
+        piles = [P.pile(str(i + 1), [P.card(c) for c in stack], group=f"row {i // SIDE + 1}", spread=True)
+                 for i, stack in enumerate(self.grid)]
+        if not self.over:
+            piles += [P.pile(f"market {i}", [P.card(c) for c in s], group="market", spread=True)
+                      for i, s in enumerate(self.stacks(), start=1)]
+        piles += [P.deck("deck", self.deck, seen_only), P.pile("discard", [P.card(c) for c in self.discard], group="deck")]
+        return P.picture(piles, score=sum(chain_lengths(self.grid)), **{"pass": self.passno})
 
     def __str__(self):
         lines = []

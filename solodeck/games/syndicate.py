@@ -13,6 +13,7 @@ from itertools import combinations
 import time
 
 from .. import cards as C
+from .. import picture as P
 from ..api import NO_WIN, Deal, NumberDeckGame, Outcome
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
@@ -251,6 +252,16 @@ class State(BaseState):
         # spending it above finds wins ~8x sooner than top-down), moves without a sacrifice first.
         moves.sort(key=lambda m: (-m.rank, m.sacrifice is not None))
         return moves
+
+    def picture(self, seen_only=False):
+        """Each rank's members and candidates as rows of values (the game keeps no suits), and the
+        reserve while the opening is chosen. Nothing is hidden: the player's picture is the same."""
+        row = lambda values: [P.value(v) for v in values]
+        piles = [P.pile("reserve", row(self.reserve), group="reserve", spread=True)] if self.reserve else []
+        for rank in range(1, 6):
+            piles.append(P.pile(f"R{rank} members", row(self.members[rank - 1]), group=f"rank {rank}", spread=True))
+            piles.append(P.pile(f"R{rank} candidates", row(self.candidates[rank - 1]), group=f"rank {rank}", spread=True))
+        return P.picture(piles, sacrificed=self.sacrificed)
 
     def __str__(self):
         lines = []
