@@ -276,6 +276,9 @@ def check_decision(driver, decisions, number, where):
     assert shown_moves(driver) == [m["move"] for m in decision["moves"]], f"{where}, decision {number}"
     assert played_move(driver) == [decision["played"]], f"{where}, decision {number}"
     assert driver.find_element("id", "position").get_attribute("textContent") == decision["position"]
+    if "picture" in decision:  # version 2: every pile drawn, in order
+        shown = driver.execute_script("return [...document.querySelectorAll('#picture .pile')].map(p => p.dataset.pile)")
+        assert shown == [p["name"] for p in decision["picture"]["piles"]], f"{where}, decision {number}"
 
 
 def check_steps(driver, decisions, where):
@@ -335,13 +338,17 @@ def test_the_picture_of_a_version_2_file(name, browser, served):
 
 
 def test_a_version_1_file_shows_the_text_position(browser, hint_folder, served):
+    data = open_hints(registry.get_game("syndicate"))
+    data["version"] = 1  # a file from before the pictures: version 2 without them
+    for decision in data["decisions"]:
+        decision.pop("picture", None)
     path = hint_folder / "syndicate-v1.json"
-    write_hints(open_hints(registry.get_game("syndicate")), path)
-    data = json.loads(path.read_text())
-    assert data["version"] == 1 or "picture" in data["decisions"][0]  # v2 once every game draws its picture
+    write_hints(data, path)
     assert open_page(browser, served(path)) == "ready"
-    if data["version"] == 1:
-        assert browser.find_element("css selector", "#picture pre.textonly").text == data["decisions"][0]["position"].strip()
+    assert console_errors(browser) == []
+    assert browser.find_element("css selector", "#picture pre.textonly").text == data["decisions"][0]["position"].strip()
+    assert browser.find_elements("css selector", "#picture svg.card") == []
+    check_steps(browser, data["decisions"], "syndicate v1")
 
 
 def broken_files(tmp_path):

@@ -139,14 +139,18 @@
   }
 
   function parseCard(code) {
-    if (code === "JK") return { rank: "JK", suit: null, label: "joker", color: "joker" };
-    const rank = code.slice(0, -1), suit = SUITS[code.slice(-1)];
-    return { rank: rank === "T" ? "10" : rank, suit: code.slice(-1), label: `${RANK_NAMES[rank] || rank} of ${suit.name}`, color: suit.color };
+    // "7S"; "JK" a joker; "7" a rank alone, in the games that read values and keep no suits
+    if (code === "JK") return { rank: "JK", pip: "joker", label: "joker", color: "joker" };
+    const rank = code[0], suit = SUITS[code[1]];
+    const shown = rank === "T" ? "10" : rank, name = RANK_NAMES[rank] || rank;
+    if (!suit) return { rank: shown, pip: null, label: name, color: "plain" };
+    return { rank: shown, pip: code[1], label: `${name} of ${suit.name}`, color: suit.color };
   }
 
-  function suitIcon(suit, x, y, size, extra = "") {
-    const d = suit ? SUITS[suit].d : STAR;
-    const color = suit ? SUITS[suit].color : "joker";
+  function suitIcon(pip, x, y, size, extra = "") {
+    if (!pip) return "";
+    const d = pip === "joker" ? STAR : SUITS[pip].d;
+    const color = pip === "joker" ? "joker" : SUITS[pip].color;
     return `<path class="pip ${color}" ${extra} d="${d}" transform="translate(${x} ${y}) scale(${size / 100})"/>`;
   }
 
@@ -155,7 +159,7 @@
     const rank = info.rank;
     const narrow = rank.length > 1 ? ' textLength="14" lengthAdjust="spacingAndGlyphs"' : "";
     return `<text class="rank ${info.color}" x="${x}" y="${y + 13 * scale}" font-size="${14 * scale}"${narrow}>${esc(rank)}</text>` +
-      suitIcon(info.suit, x + 1, y + 16 * scale, 11 * scale);
+      suitIcon(info.pip, x + 1, y + 16 * scale, 11 * scale);
   }
 
   function cardSvg(card) {
@@ -167,7 +171,8 @@
       cls = `card face ${info.color}`;
       label = info.label;
       body = '<rect class="card-bg" x="0.5" y="0.5" width="49" height="69" rx="4"/>' +
-        faceIndex(info, 4, 3, 1) + suitIcon(info.suit, 17, 30, 26);
+        faceIndex(info, 4, 3, 1) + (info.pip ? `<g class="big">${suitIcon(info.pip, 17, 30, 26)}</g>`
+          : `<text class="rank big plain" x="25" y="54" text-anchor="middle" font-size="26"${info.rank.length > 1 ? ' textLength="28" lengthAdjust="spacingAndGlyphs"' : ""}>${esc(info.rank)}</text>`);
     } else {
       cls = `card down${known ? " known" : ""}`;
       label = known ? `face down: ${info.label}` : "face down";
@@ -229,8 +234,10 @@
       const cells = piles.map((p) => /^R(\d+)C(\d+)$/i.exec(p.name));
       let body;
       if (piles.length > 1 && cells.every(Boolean)) {
+        // from the group's own first row and column: a group may hold one row of a larger grid
+        const row0 = Math.min(...cells.map((c) => Number(c[1]))) - 1, col0 = Math.min(...cells.map((c) => Number(c[2]))) - 1;
         body = '<div class="group-grid">' + piles.map((p, i) =>
-          `<div style="grid-row:${cells[i][1]};grid-column:${cells[i][2]}">${pileHtml(p)}</div>`).join("") + "</div>";
+          `<div style="grid-row:${cells[i][1] - row0};grid-column:${cells[i][2] - col0}">${pileHtml(p)}</div>`).join("") + "</div>";
       } else {
         body = `<div class="group-row">${piles.map(pileHtml).join("")}</div>`;
       }
