@@ -5,7 +5,7 @@ The browser tests drive Debian's headless Chromium with Selenium through /usr/bi
 selenium they are skipped with the reason; the server and CLI tests still run.
 
 For every implemented game a hint file is made (open mode from a won puzzle or seed 0 within
-small limits, and blind mode on seed 0 where the game has one); on each the page must load
+small limits, and blind mode on the same deal or seed 0 where the game has one); on each the page must load
 without console errors, list exactly the file's moves at a decision, mark the move played, and
 step forward and back with the buttons and the arrow keys. The hand-made version 2 files in
 tests/data/viewer/ check the picture. docs/viewer/make_screenshots.py reuses the helpers here.
@@ -46,13 +46,19 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 
 
 # -- hint files for every game ----------------------------------------------------------------------
+def puzzle_deals(game) -> list:
+    """The game's won puzzles (a few games name theirs otherwise: then every puzzle not lost), then seed 0."""
+    folder = ROOT / "puzzles" / game.name
+    paths = sorted(folder.glob("win-*.toml")) or sorted(p for p in folder.glob("*.toml")
+                                                         if not p.name.startswith(("lost-", "seed-")))
+    return [load_deal(p) for p in paths] + [game.new_deal(0)]
+
+
 def open_hints(game) -> dict:
-    """An open-mode hint file: the first won puzzle (else seed 0) whose line the solver finds within
+    """An open-mode hint file: the first deal of puzzle_deals whose line the solver finds within
     OPEN_LIMITS; after OPEN_BUDGET seconds the last file made, even one without decisions."""
-    candidates = sorted((ROOT / "puzzles" / game.name).glob("win-*.toml")) + [None]
     start, data = time.monotonic(), None
-    for path in candidates:
-        deal = load_deal(path) if path else game.new_deal(0)
+    for deal in puzzle_deals(game):
         solver = make_solver(game, OPEN_LIMITS)
         data = build_hints(game, deal, solver.solve(game.initial_state(deal)), solver)
         if len(data["decisions"]) >= 3 or time.monotonic() - start > OPEN_BUDGET:
@@ -60,21 +66,34 @@ def open_hints(game) -> dict:
     return data
 
 
-def blind_hints(game) -> dict:
-    return build_blind_hints(game, game.new_deal(0), BlindPolicy(game, samples=1, exact_limits=Limits(max_states=50)))
+def blind_hints(game, deal=None) -> dict:
+    """A blind-mode hint file of ``deal`` (a short one: a puzzle's) if the blind line there has a
+    few decisions, else of seed 0; one sample and a tiny exact budget per decision: fast."""
+    policy = BlindPolicy(game, samples=1, exact_limits=Limits(max_states=50))
+    data = build_blind_hints(game, deal, policy) if deal is not None else None
+    if data is None or len(data["decisions"]) < 3:
+        data = build_blind_hints(game, game.new_deal(0), policy)
+    return data
 
 
 def hint_files(game, folder: Path) -> dict[str, Path]:
     """{mode: path} of the game's hint files, written into ``folder``."""
     out = {"open": folder / f"{game.name}-open.json"}
-    write_hints(open_hints(game), out["open"])
+    data = open_hints(game)
+    write_hints(data, out["open"])
     if "blind" in game.modes:
         out["blind"] = folder / f"{game.name}-blind.json"
-        write_hints(blind_hints(game), out["blind"])
+        write_hints(blind_hints(game, load_deal_data(game, data["deal"]) if data["decisions"] else None), out["blind"])
     return out
 
 
 # -- the browser ------------------------------------------------------------------------------------
+def load_deal_data(game, deal_data):
+    from solodeck.deals import deal_from_data
+
+    return deal_from_data(deal_data, f"{game.name} hint file deal")
+
+
 def browser_missing() -> str | None:
     """Why the browser tests cannot run here, or None."""
     for path in (CHROMIUM, CHROMEDRIVER):
