@@ -174,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="examples:\n"
                               "  solodeck solve deal.toml --hints hints.json && solodeck view hints.json\n"
                               "  solodeck view hints.json --port 8800      a fixed port (default: a free one)\n"
-                              "  open http://127.0.0.1:PORT/#step=5        the sixth decision")
+                              "  open http://127.0.0.1:PORT/#step=5        the fifth decision of the line")
     p.add_argument("hints", help="the hint file (from `solodeck solve DEAL --hints OUT.json`)")
     p.add_argument("--port", type=int, default=0, metavar="N",
                    help="the port on 127.0.0.1 (default 0: any free port; the address is printed)")

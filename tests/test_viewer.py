@@ -326,6 +326,9 @@ def check_steps(driver, decisions, where):
     check_decision(driver, decisions, last, where)
     driver.find_element("id", "first").click()
     check_decision(driver, decisions, 1, where)
+    if last > 1:  # a move of the line, clicked: its decision
+        driver.find_element("css selector", f'#line li[data-step="{last - 1}"]').click()
+        check_decision(driver, decisions, last, where)
 
 
 @pytest.mark.parametrize("name", ["v2-open.json", "v2-blind.json"])
