@@ -2,7 +2,8 @@
 
 `encodings` would clash with the standard library's module of that name, so the three code
 folders solvers/, encodings/ and ext/ are mapped into the solodeck namespace here. The rules
-pages in docs/rules/ are copied into the package so `solodeck rules GAME` works when installed.
+pages in docs/rules/ are copied into the package so `solodeck rules GAME` works when installed, and
+so is the hint viewer's page (viewer/) for `solodeck view HINTS.json`.
 A kernel that fails to compile is skipped with a warning: the package then runs on the
 pure-Python reference (slower), exactly as with SOLODECK_NO_EXTENSIONS=1.
 """
@@ -21,6 +22,10 @@ class BuildPyWithRules(build_py):
         target = os.path.join(self.build_lib, "solodeck", "rules")
         os.makedirs(target, exist_ok=True)
         for page in glob.glob(os.path.join("docs", "rules", "*.md")):
+            shutil.copy(page, target)
+        target = os.path.join(self.build_lib, "solodeck", "viewer")
+        os.makedirs(target, exist_ok=True)
+        for page in glob.glob(os.path.join("viewer", "*.*")):
             shutil.copy(page, target)
 
 

@@ -23,6 +23,7 @@ examples:
   solodeck play foursquare --seed 3                 watch the blind policy play a seeded game
   solodeck analyze foursquare --deals 1000 --mode both   win rates with 95% intervals, open vs blind
   solodeck verify deal.toml hints.json              replay a hint file under the rules
+  solodeck view hints.json                          step through a hint file in the browser
   solodeck rules syndicate                          the rules as solodeck reads them
 """
 
@@ -160,6 +161,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("hints", help="the hint file to check")
     p.add_argument("--time-limit", type=_positive_float, metavar="SECONDS",
                    help="limit for re-proving an 'unwinnable' claim")
+
+    p = sub.add_parser("view", help="show a hint file in the browser: the position and ranked moves, step by step",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Serve the reference hint viewer (viewer/ in the source) and the hint file on\n"
+                                   "127.0.0.1 and print the address to open. The page draws the deal and steps\n"
+                                   "through the line (buttons, or the arrow keys; Home/End for the ends): at each\n"
+                                   "decision the position, every legal move ranked with its value (blind files: the\n"
+                                   "win probability and its interval as a bar), the move played highlighted.\n"
+                                   "Nothing is fetched from the network. A file that breaks the schema is shown\n"
+                                   "as an error on the page (and named here). Stop with Ctrl-C.",
+                       epilog="examples:\n"
+                              "  solodeck solve deal.toml --hints hints.json && solodeck view hints.json\n"
+                              "  solodeck view hints.json --port 8800      a fixed port (default: a free one)\n"
+                              "  open http://127.0.0.1:PORT/#step=5        the fifth decision of the line")
+    p.add_argument("hints", help="the hint file (from `solodeck solve DEAL --hints OUT.json`)")
+    p.add_argument("--port", type=int, default=0, metavar="N",
+                   help="the port on 127.0.0.1 (default 0: any free port; the address is printed)")
 
     p = sub.add_parser("deal", help="print a self-contained deal file for a seeded deal")
     p.add_argument("game", help="a game name or alias (see `solodeck games`)")
@@ -483,6 +501,29 @@ def cmd_verify(args) -> int:
     return 0
 
 
+def cmd_view(args) -> int:
+    from .hints import read_hints
+    from .view import address, make_server, schema_problem
+
+    if not 0 <= args.port < 65536:
+        raise SolodeckError(f"--port {args.port}: a port is 0 (any free one) to 65535")
+    problem = schema_problem(read_hints(args.hints))
+    try:
+        server = make_server(args.hints, args.port)
+    except OSError as exc:  # the port is taken, or not ours to bind
+        raise SolodeckError(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror}") from None
+    if problem:
+        print(f"solodeck: warning: {args.hints}: {problem} (the page shows the details)", file=sys.stderr)
+    print(f"viewing {args.hints} at {address(server)}  (Ctrl-C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
 def cmd_deal(args) -> int:
     game = get_game(args.game)
     deal = game.new_deal(args.seed, _options(game, args))
@@ -510,7 +551,7 @@ def cmd_games(args) -> int:
     return 0
 
 
-COMMANDS = {"solve": cmd_solve, "play": cmd_play, "analyze": cmd_analyze, "verify": cmd_verify, "deal": cmd_deal, "rules": cmd_rules, "games": cmd_games}
+COMMANDS = {"solve": cmd_solve, "play": cmd_play, "analyze": cmd_analyze, "verify": cmd_verify, "view": cmd_view, "deal": cmd_deal, "rules": cmd_rules, "games": cmd_games}
 
 if __name__ == "__main__":
     sys.exit(main())
