@@ -2,6 +2,10 @@
 
     python docs/viewer/make_screenshots.py            every implemented game
     python docs/viewer/make_screenshots.py boba skyway
+    python docs/viewer/make_screenshots.py --time-limit 3 syndicate hide-and-seek
+
+``--time-limit S``: open files valued with S seconds a search instead of the tests' small limits,
+so every move shows its value (the committed Syndicate and Hide and Seek pictures: 3 s).
 
 Each game's hint file is made as in tests/test_viewer.py (open mode from a won puzzle or seed 0
 within small limits; blind mode on seed 0 where the open file has no line), served with
@@ -26,6 +30,12 @@ WIDTH = 1200
 
 
 def main(names) -> int:
+    if names[:1] == ["--time-limit"]:
+        import test_viewer
+        from solodeck.result import Limits
+
+        test_viewer.OPEN_LIMITS = Limits(time_limit=float(names[1]))
+        names = names[2:]
     why = browser_missing()
     if why:
         print(f"make_screenshots: {why}", file=sys.stderr)
