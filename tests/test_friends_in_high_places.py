@@ -356,3 +356,43 @@ def test_the_bound_is_the_turn_of_a_win_at_hand():
     assert state.score_bound() == 12
     later = at(INTRIGUE, "AC 2C 3C 4C", "5C 6C 7H 8S", deck="JD QD AS 5S", court_deck="3D 4D 5D 9C KD", turn=8)
     assert later.score_bound() >= 9  # the K♦ is the court deck's fifth card: turn 9 at the earliest
+
+
+# -- blind mode ----------------------------------------------------------------------------------------
+def blind_endgames():
+    """Late positions small enough for exact expectimax: the unseen cards are the player's deck
+    and the court deck (one segment each, their order unknown)."""
+    return [at(INTRIGUE, "9S TS 3C AD", "QD 5C 6C 7C", deck="JS 4C 2C QS", court_deck="8C KD 9C", turn=9),
+            at(INTRIGUE, "QS JS 3C AD", "8D 5C 6C 7C", deck="TS 4C 9S 3D", court_deck="KD 8C 9C", turn=9,
+               options=(False, True))]
+
+
+def reorders(state):
+    """The same position with the unseen cards (each deck's segments) in every other order."""
+    import itertools
+
+    for deck in itertools.permutations(state.deck[0] if state.deck else ()):
+        for court in itertools.permutations(state.court_deck[0]):
+            yield State((deck,) if deck else (), state.discard, state.hand, (court,) + state.court_deck[1:],
+                        state.court_discard, state.court, state.turn, state.step, state.shuffles,
+                        state.court_shuffles, seed=state.seed, options=state.options)
+
+
+def test_open_play_bounds_blind_play_and_the_policy_never_sees_the_order():
+    """The blind policy ranks the moves the same whatever the order of the unseen cards (rollouts
+    draw from each segment's composition); open play, which reads the order, wins at least as
+    often over the orders as the blind policy's own games on them."""
+    from solodeck.solvers.episode import play_episode
+    from solodeck.solvers.sampling import BlindPolicy
+
+    for state in blind_endgames():
+        twins = list(reorders(state))
+        policy = BlindPolicy(GAME, samples=4, exact_limits=Limits(max_states=200))
+        rows = policy.rank(state)
+        assert rows
+        for twin in twins[1:4]:
+            assert policy.rank(twin) == rows
+        sample = twins[::29]
+        open_wins = sum(make_solver(GAME, Limits(time_limit=20)).solve(t).verdict == "winnable" for t in sample)
+        blind_wins = sum(play_episode(t, BlindPolicy(GAME, samples=2))[1].won for t in sample)
+        assert open_wins >= blind_wins

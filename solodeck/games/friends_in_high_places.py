@@ -518,7 +518,7 @@ class FriendsInHighPlaces(Game):
     score_name = "turns"  # turns taken to acquire the K♦ (RULINGS: the text has no score)
     score_sense = "lower"
     modes = ("open", "blind")
-    blind_samples = 16
+    blind_samples = 4  # rollouts per move: a rollout plays the rest of the game in Python (~10 ms)
     options = {"lost-opportunities": (False, (False, True)), "royal-family": (False, (False, True))}
     piles = {"player": "the player's 7 cards (A♣ A♥ A♠ A♦ 2♣ 3♣ 4♣), top first",
              "court": "the other 39 cards, top first"}
