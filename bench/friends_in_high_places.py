@@ -1,0 +1,96 @@
+"""Benchmark: Friends in High Places' whole deals under its four option settings (a script, not
+a test).
+
+    python bench/friends_in_high_places.py [--deals 20] [--baseline-deals 1000] [--jobs 1]
+                                           [--open-time-limit 10] [--samples 4]
+
+For each setting (no option, lost-opportunities, royal-family, both), on the seeds
+first..first+N-1: open mode (the search by whole turns, TurnSolver), the blind policy (rollouts of
+the baseline in Python, ``--samples`` per move) on the same deals, and the baseline policy on
+``--baseline-deals`` deals. Win rates with Wilson 95% intervals (open: undecided deals counted
+both ways), time per deal, nodes per second, peak memory; then the turn search against the
+generic depth-first search on the small positions of the tests.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import chance_bench
+from chance_bench import percentile, rate_line
+from solodeck.registry import get_game
+from solodeck.solvers import DepthFirstSolver, Limits
+
+GAME = get_game("friends-in-high-places")
+SETTINGS = [{}, {"lost-opportunities": True}, {"royal-family": True},
+            {"lost-opportunities": True, "royal-family": True}]
+
+
+def label(options):
+    return " + ".join(k for k, v in options.items() if v) or "no option"
+
+
+def one_setting(args, options):
+    args.options = options
+    rows, wall = chance_bench.deal_rows(GAME.name, args, memory_mb=512)
+    n = len(rows)
+    start = time.perf_counter()
+    seeds = range(args.first_seed, args.first_seed + args.baseline_deals)
+    baseline = [chance_bench.play(GAME, seed, GAME.baseline_move, GAME.resolve_options(options, "bench"))
+                for seed in seeds]
+    baseline_wall = time.perf_counter() - start
+    print(f"\n== {label(options)}: seeds {args.first_seed}..{args.first_seed + n - 1} ({args.jobs} worker "
+          f"process(es), {wall:.0f} s wall); baseline on {len(baseline)} deals ({baseline_wall:.0f} s)")
+    print(rate_line("open", sum(r["verdict"] == "winnable" for r in rows), n,
+                    sum(r["verdict"] == "unknown" for r in rows), say_none=True))
+    print(rate_line("blind policy", sum(r["blind"] for r in rows), n))
+    print(rate_line("baseline policy", sum(o.won for o in baseline), len(baseline)))
+    times = [r["seconds"] for r in rows]
+    print(f"open mode, time per deal (limit {args.open_time_limit} s): median {statistics.median(times):.2f} s, "
+          f"p95 {percentile(times, 0.95):.2f} s, max {max(times):.2f} s; "
+          f"{sum(r['nodes'] for r in rows) / max(sum(times), 1e-9):,.0f} turn nodes/s")
+    print(chance_bench.exactness_line(rows))
+    print("open mode, fewest turns: " + (chance_bench.score_counts(r["score"] for r in rows) or "none found"))
+    print(chance_bench.blind_time_line(rows, args.samples, p95=True))
+    print(chance_bench.worker_memory_line())
+
+
+def against():
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from test_friends_in_high_places import small_positions  # the positions the tests compare on
+
+    print("\nThe turn search against the generic depth-first search (solvers/dfs.py), small positions")
+    alike = 0
+    times = {"turns": [], "dfs": []}
+    positions = small_positions()
+    for state in positions:
+        start = time.perf_counter()
+        fast = GAME.fast_solver(Limits(time_limit=60)).solve(state)
+        times["turns"].append(time.perf_counter() - start)
+        start = time.perf_counter()
+        generic = DepthFirstSolver(GAME, Limits(time_limit=60)).solve(state)
+        times["dfs"].append(time.perf_counter() - start)
+        alike += fast.exact and generic.exact and (fast.verdict, fast.score) == (generic.verdict, generic.score)
+    print(f"{alike} of {len(positions)} alike (verdict and fewest turns, both exact); total time: turn search "
+          f"{sum(times['turns']):.2f} s, generic search {sum(times['dfs']):.2f} s")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    chance_bench.add_options(parser, jobs=1, frontier=[], frontier_time_limit=10.0)
+    parser.set_defaults(deals=20, open_time_limit=10.0, samples=4)
+    parser.add_argument("--baseline-deals", type=int, default=1000)
+    args = parser.parse_args()
+    print(f"Friends in High Places benchmark: {args.deals} deals per setting for open mode and the blind policy, "
+          f"{args.baseline_deals} for the baseline")
+    for options in SETTINGS:
+        one_setting(args, options)
+    against()
+    print(chance_bench.process_memory_line())
+
+
+if __name__ == "__main__":
+    main()

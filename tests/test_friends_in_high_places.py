@@ -1,0 +1,398 @@
+"""Friends in High Places' reference engine: the rule text's examples (2♣+3♣ -> 5♣, 2♥+5♥ -> 3♠,
+A♠+4♠ -> 5♠, A♥ with 2♣ 4♣ -> 3♥, suits never mixed), every clause of a turn (the draws and the
+reshuffles, the intrigue, the influence, the end of the turn), both loss conditions, the win and
+its score, both options, deal files and positions, the move-count regression, and the turn search
+against the generic depth-first search. Rules: seeds/002, RULINGS.md and
+docs/rules/friends-in-high-places.md."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import PUZZLES, fixed_line_record
+
+from solodeck import cards as C
+from solodeck.api import Outcome, advance_chance
+from solodeck.deals import deal_from_data, load_deal
+from solodeck.errors import DealError, MoveError
+from solodeck.games.friends_in_high_places import (
+    ALL_CARDS, COURT_CARDS, DRAW_COURT, DRAW_HAND, GAME, INFLUENCE, INTRIGUE, KING_OF_DIAMONDS, NO_WIN, PASS,
+    PLAYER_CARDS, TURN_UP, Move, State, TurnSolver, acquires, court_stream, parse_move, player_stream)
+from solodeck.result import Limits
+from solodeck.shuffle import shuffled
+from solodeck.solvers import DepthFirstSolver, make_solver
+
+
+def cards(text):
+    return tuple(C.parse_cards(text))
+
+
+def card(text):
+    return C.parse_card(text)
+
+
+def at(step, hand, court, deck="", discard="", court_deck="", court_discard="", turn=5, options=(False, False),
+       seed=0, shuffles=0, court_shuffles=0):
+    """A decision of turn ``turn``: hand and court drawn."""
+    return State((cards(deck),) if deck else (), tuple(sorted(cards(discard))), tuple(sorted(cards(hand))),
+                 (cards(court_deck),) if court_deck else (), tuple(sorted(cards(court_discard))),
+                 tuple(sorted(cards(court))), turn, step, shuffles, court_shuffles, seed=seed, options=options)
+
+
+def until(state, step):
+    """Let chance take the dealt outcomes until ``step`` (or a decision, or the end)."""
+    while state.is_chance() and state.step != step:
+        state = state.apply_chance(state.dealt_outcome())
+    return state
+
+
+def targets(state):
+    return {m.target for m in state.legal_moves() if m.kind == "acquire"}
+
+
+# -- the text's examples -------------------------------------------------------------------------
+@pytest.mark.parametrize("using, target, ok", [
+    ("2C 3C", "5C", True),        # "a 2 and a 3 of clubs to acquire a 5 of clubs"
+    ("2C 3C", "6C", False),       # worth more than the sum
+    ("2H 5H", "3S", True),        # "combine a 2 and a 5 of hearts (total 7, divided by two = 3) to acquire a 3 of spades"
+    ("2H 5H", "4S", False),       # half of 7, rounded down, is 3
+    ("AS 4S", "5S", True),        # "a 5 of spades with the ace of spades and a 4 of spades"
+    ("4S", "5S", False),          # without the ace it is short by one
+    ("AH 2C 4C", "3H", True),     # "the 3 of hearts with the ace of hearts and the 2 and 4 of clubs"
+    ("AH 2C 4C", "4H", True),     # the ace lowers the 4 of hearts to 3 = (2 + 4) / 2
+    ("2C 4C", "4H", False),
+    ("3C 4C", "3S", False),       # "not possible to skip spheres"
+    ("AC 3C", "4C", True),        # the ace of clubs lowers the 4 of clubs to 3
+    ("AC 3C", "5C", False),       # an ace adds nothing to a sum
+    ("AD 3C", "4C", False),       # an ace of another suit than the target's does nothing
+    ("AD 3C 4C", "5C", False),    # an ace of another suit than the target's does nothing
+    ("2C 3H", "5C", False),       # "cards of different suits cannot be added together"
+    ("2C 3H", "3H", False),       # ... neither for the same sphere
+])
+def test_the_texts_acquisitions(using, target, ok):
+    assert acquires(cards(using), card(target)) is ok
+
+
+def test_text_example_mixed_suits_reach_six_clubs_seven_hearts_or_three_spades():
+    """'if your hand consists of 2 and 4 of clubs and 3 and 4 of hearts, you may acquire up to a 6
+    of clubs, a 7 of hearts or a 3 of spades'."""
+    state = at(INFLUENCE, "2C 4C 3H 4H", "6C 7C 7H 8H", court_deck="3S 4S")
+    assert targets(state) == set(cards("6C 7H"))
+    state = at(INFLUENCE, "2C 4C 3H 4H", "3S 4S 8H 7C")
+    assert targets(state) == {card("3S")}
+
+
+# -- a turn ---------------------------------------------------------------------------------------
+def test_the_deal_gives_the_player_seven_cards_and_the_court_thirty_nine():
+    deal = GAME.new_deal(4)
+    assert sorted(deal.piles["player"]) == sorted(PLAYER_CARDS) and sorted(deal.piles["court"]) == sorted(COURT_CARDS)
+    assert len(ALL_CARDS) == 46 and card("KD") in COURT_CARDS
+    for gone in cards("2H 2S 2D KC KS KH"):
+        assert gone not in ALL_CARDS
+
+
+def test_a_turn_draws_four_hand_cards_then_four_court_cards_from_the_tops():
+    deal = GAME.new_deal(2)
+    state = GAME.initial_state(deal)
+    assert state.step == DRAW_HAND and state.is_chance()
+    state = advance_chance(state)
+    assert state.step == INTRIGUE and state.turn == 1
+    assert state.hand == tuple(sorted(deal.piles["player"][:4])) and state.court == tuple(sorted(deal.piles["court"][:4]))
+
+
+def test_the_intrigue_removes_two_court_cards_or_one_hand_card():
+    state = at(INTRIGUE, "AC 2C 3C 4C", "5C 6C 7C 8C")
+    moves = state.legal_moves()
+    assert len(moves) == 6 + 4 and all(m.kind == "remove" for m in moves)
+    after = state.play(parse_move("remove 5C 8C"))
+    assert after.step == INFLUENCE and after.court == cards("6C 7C") and after.hand == state.hand
+    after = state.play(parse_move("remove AC"))
+    assert after.hand == cards("2C 3C 4C") and after.court == state.court
+    with pytest.raises(MoveError):
+        state.play(parse_move("remove 5C"))  # one card must be a hand card
+
+
+def test_the_influence_is_optional_and_takes_at_most_one_card():
+    state = at(INFLUENCE, "2C 3C 4C", "5C 6C 7C 8C", deck="AC AH AS AD", court_deck="3H 4H 5H 6H")
+    assert PASS in state.legal_moves()
+    assert targets(state) == set(cards("5C 6C 7C 8C"))  # 2 + 3 + 4 = 9 reaches each; one of them
+    after = advance_chance(state.play(parse_move("pass")))
+    assert after.turn == 6 and card("5C") in after.court_discard
+
+
+def test_the_end_of_the_turn_discards_the_hand_the_bought_card_and_the_court():
+    state = at(INFLUENCE, "2C 3C AH AD", "5C 6C 7C 8C", deck="AC AS 4C 6H", court_deck="3H 4H 5H 6S")
+    after = state.play(parse_move("acquire 5C with 2C 3C"))
+    assert after.step == DRAW_HAND and after.hand == () and after.court == ()
+    assert sorted(after.discard) == sorted(cards("2C 3C AH AD 5C"))
+    assert sorted(after.court_discard) == sorted(cards("6C 7C 8C"))
+    after = advance_chance(after)
+    assert after.turn == 6 and after.step == INTRIGUE  # the next turn's cards are drawn
+    assert after.hand == tuple(sorted(cards("AC AS 4C 6H"))) and after.court == tuple(sorted(cards("3H 4H 5H 6S")))
+
+
+def test_the_intrigue_removes_cards_from_the_game():
+    state = at(INTRIGUE, "2C 3C AH AD", "5C 6C 7C 8C", deck="AC AS 4C 6H", court_deck="3H 4H 5H 6S")
+    after = advance_chance(state.play(parse_move("remove 5C 6C")).play(PASS))
+    everywhere = after.player_cards() + after.court + after.court_discard + tuple(c for s in after.court_deck for c in s)
+    assert card("5C") not in everywhere and card("6C") not in everywhere and len(everywhere) == 14
+
+
+def test_a_short_deck_is_drawn_then_the_seeded_reshuffle_of_the_discards():
+    """The cards left are drawn first; the discards, sorted and shuffled with stream 2k - 1 for the
+    player's k-th reshuffle, make the rest of the deck."""
+    state = at(INFLUENCE, "2C 3C AH AD", "5C 6C 7C 8C", deck="AC", discard="6H 7H", court_deck="3H 4H 5H 6S 9S",
+               seed=17, shuffles=2)
+    after = advance_chance(state.play(PASS))
+    reshuffled = tuple(shuffled(tuple(sorted(cards("6H 7H 2C 3C AH AD"))), 17, player_stream(3)))
+    assert after.shuffles == 3
+    expected_hand = (card("AC"),) + reshuffled[:3]
+    assert after.hand == tuple(sorted(expected_hand)) and after.discard == ()
+    assert sum(map(len, after.deck)) == 3 and after.deck[-1] == reshuffled[3:]
+
+
+def test_the_court_reshuffles_its_discards_with_its_own_streams():
+    state = at(INFLUENCE, "2C 3C AH AD", "5C 6C 7C 8C", deck="AC AS 4C 9H", court_deck="3H",
+               court_discard="9D TD", seed=5, court_shuffles=1)
+    after = advance_chance(state.play(PASS))
+    pile = tuple(shuffled(tuple(sorted(cards("9D TD 5C 6C 7C 8C"))), 5, court_stream(2)))
+    assert after.court_shuffles == 2 and after.court == tuple(sorted((card("3H"),) + pile[:3]))
+    assert player_stream(1) != court_stream(1)
+
+
+def test_the_reshuffle_depends_only_on_the_cards():
+    a = at(INFLUENCE, "2C 3C AH AD", "5C 6C 7C 8C", deck="AC", discard="6H 7H", court_deck="3H 4H 5H 6S", seed=3)
+    b = at(INFLUENCE, "AH AD 6H 7H", "5C 6C 7C 8C", deck="AC", discard="2C 3C", court_deck="3H 4H 5H 6S", seed=3)
+    assert advance_chance(a.play(PASS)).hand == advance_chance(b.play(PASS)).hand
+
+
+# -- the end ---------------------------------------------------------------------------------------
+def test_acquiring_the_king_of_diamonds_wins_and_the_score_is_the_turns_taken():
+    state = at(INFLUENCE, "QD AD 3C", "KD 7C 4S 9H", turn=12)
+    win = parse_move("acquire KD with AD QD")
+    assert win in state.legal_moves() and state.safe_move() == win
+    assert state.play(win).outcome() == Outcome(True, 12)
+    assert GAME.utility(Outcome(True, 11)) > GAME.utility(Outcome(True, 12))  # fewer turns is better
+
+
+def test_the_king_of_diamonds_by_spades_needs_half_their_sum():
+    assert acquires(cards("JS QS TS"), card("KD"))       # 33 // 2 = 16 >= 13
+    assert acquires(cards("AD JS QS"), card("KD")) is False  # 23 // 2 = 11 < 12
+    assert acquires(cards("AD TS JS QS"), card("KD"))
+
+
+def test_fewer_than_four_player_cards_at_a_draw_loses():
+    state = at(INFLUENCE, "2C 3C 4C", "5C 6C 7C 8C", deck="", discard="", court_deck="3H 4H 5H 6H")
+    assert state.play(PASS).outcome() == Outcome(False, None)  # three cards in all
+    state = at(INTRIGUE, "2C 3C 4C AD", "5C 6C 7C 8C", deck="", discard="", court_deck="3H 4H 5H 6H")
+    assert state.play(parse_move("remove AD")).play(PASS).outcome() == Outcome(False, None)
+
+
+def test_four_player_cards_are_enough():
+    state = at(INFLUENCE, "2C 3C 4C", "5C 6C 7C 8C", deck="AD", discard="", court_deck="3H 4H 5H 6H")
+    after = advance_chance(state.play(PASS))
+    assert after.outcome() is None and sorted(after.hand) == sorted(cards("2C 3C 4C AD"))
+
+
+def test_fewer_than_four_court_cards_at_a_draw_loses():
+    state = at(INTRIGUE, "AC 2C 3C 4C", "KD 5C 6C 7C", deck="AH AS AD 9H")
+    after = advance_chance(state.play(parse_move("remove 5C 6C")).play(PASS))
+    assert after.outcome() == Outcome(False, None)  # 2 cards left in the court's piles
+    kept = advance_chance(state.play(parse_move("remove AC")).play(PASS))
+    assert kept.outcome() is None and sorted(kept.court) == sorted(cards("KD 5C 6C 7C"))
+
+
+def test_a_removed_king_of_diamonds_leaves_no_win():
+    state = at(INTRIGUE, "AC 2C 3C 4C", "KD 5C 6C 7C", deck="AH AS AD 9H", court_deck="3H 4H 5H 6H 7H 8H")
+    assert all(card("KD") not in m.cards for m in state.search_moves())
+    gone = state.play(parse_move("remove KD 5C"))
+    assert gone.score_bound() == NO_WIN
+
+
+# -- the options -----------------------------------------------------------------------------------
+def test_royal_family_takes_the_king_only_with_diamonds():
+    spades = at(INFLUENCE, "JS QS TS", "KD 5C 6C 7C", options=(False, True))
+    assert card("KD") not in targets(spades)
+    assert card("KD") in targets(at(INFLUENCE, "JS QS TS", "KD 5C 6C 7C"))
+    diamonds = at(INFLUENCE, "AD QD 3C", "KD 5C 6C 7C", options=(False, True))
+    assert card("KD") in targets(diamonds)
+    assert acquires(cards("9S TS JS"), card("QD"), royal_family=True)  # other diamonds: as usual
+
+
+def test_lost_opportunities_removes_the_first_reshuffled_card():
+    state = at(INFLUENCE, "2C 3C AH AD", "5C 6C 7C 8C", deck="AC AS 4C 9H", court_deck="3H",
+               court_discard="9D TD", seed=5, options=(True, False))
+    after = until(state.play(PASS), TURN_UP)
+    assert after.step == TURN_UP and after.is_chance()
+    pile = tuple(shuffled(tuple(sorted(cards("9D TD 5C 6C 7C 8C"))), 5, court_stream(1)))
+    assert after.dealt_outcome() == pile[0]
+    after = advance_chance(after)
+    assert pile[0] not in after.court + after.court_discard + tuple(c for s in after.court_deck for c in s)
+    assert after.court == tuple(sorted((card("3H"),) + pile[1:4]))
+
+
+def test_lost_opportunities_sends_the_king_of_diamonds_to_the_bottom():
+    state = at(INFLUENCE, "2C 3C AH AD", "5C 6C 7C 8C", deck="AC AS 4C 9H", court_deck="3H 4H 5H 6H",
+               court_discard="KD 9D TD", options=(True, False))
+    before = advance_chance(state.play(PASS))
+    before = until(before.play(parse_move("remove 3H 4H")).play(PASS), TURN_UP)  # the court deck ran out
+    assert before.step == TURN_UP
+    after = before.apply_chance(card("KD"))
+    assert after.court_deck[-1] == (card("KD"),) and after.chance_outcomes() and card("KD") not in \
+        [o for o, _w in after.chance_outcomes()]  # blind: the K♦ is known to lie at the bottom
+
+
+def test_lost_opportunities_loses_when_the_turned_card_leaves_fewer_than_four():
+    state = at(INFLUENCE, "2C 3C AH AD", "5C 6C 7C 8C", deck="AC AS 4C 9H", court_deck="", court_discard="",
+               options=(True, False))
+    after = until(state.play(PASS), TURN_UP)  # the 4 court cards are all the court has
+    assert after.step == TURN_UP
+    after = advance_chance(after)
+    assert after.outcome() == Outcome(False, None)  # 3 left after the turned one
+
+
+# -- moves, deals, positions ------------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["remove 7S 9H", "remove AC", "acquire 5C with 2C 3C", "acquire 3H with AH 2C 4C",
+                                  "pass"])
+def test_moves_round_trip(text):
+    assert str(parse_move(text)) == text and parse_move(str(parse_move(text))) == parse_move(text)
+
+
+@pytest.mark.parametrize("text", ["remove", "remove 7S 9H 3C", "acquire 5C", "acquire 5C with", "take 5C",
+                                  "remove 7S 7S", "acquire 5C with 5C"])
+def test_bad_moves_are_refused(text):
+    with pytest.raises(MoveError):
+        parse_move(text)
+
+
+def test_a_seeded_deal_is_reproducible_and_options_are_read():
+    deal = deal_from_data({"game": "friends", "seed": 9, "options": {"royal-family": True}})
+    assert deal.piles == GAME.new_deal(9).piles and deal.options == {"lost-opportunities": False, "royal-family": True}
+    assert GAME.initial_state(deal).options == (False, True)
+
+
+@pytest.mark.parametrize("data, field", [
+    ({"player": "AC AH AS AD 2C 3C"}, "court"),
+    ({"seed": 1, "player": "AC AH AS AD 2C 3C 5C"}, "player"),
+    ({"seed": 1, "options": {"royal-family": "yes"}}, "options.royal-family"),
+    ({"seed": 1, "options": {"jokers": 1}}, "options.jokers"),
+    ({"position": {"hand": "AC 2C 3C", "court": "5C 6C 7C 8C", "court-deck": "KD"}}, "position.hand"),
+    ({"position": {"hand": "AC 2C 3C 4C", "court": "5C 6C 7C 8C"}}, "position.court-deck"),
+    ({"position": {"hand": "AC 2C 3C 4C", "court": "5C 6C 7C 2S", "court-deck": "KD"}}, "position.court"),
+    ({"position": {"hand": "AC 2C 3C 4C", "court": "5C 6C 7C 8C", "deck": "5C", "court-deck": "KD"}}, "position.deck"),
+    ({"position": {"hand": "AC 2C 3C 4C", "court": "5C 6C 7C 8C", "court-deck": "KD", "turn": 0}}, "position.turn"),
+    ({"position": {"hand": "AC 2C 3C 4C", "court": "5C 6C 7C 8C", "court-deck": "KD", "step": "x"}}, "position.step"),
+    ({"position": {"hand": "AC 2C 3C 4C", "court": "5C 6C 7C 8C", "court-deck": "KD", "foo": 1}}, "position.foo"),
+])
+def test_malformed_deals_name_the_field(data, field):
+    with pytest.raises(DealError) as info:
+        deal_from_data({"game": "friends-in-high-places", **data}, "deal.toml")
+    assert f"'{field}'" in str(info.value) or field in str(info.value)
+    assert "deal.toml" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_position_after_the_intrigue():
+    deal = deal_from_data({"game": "friends", "position": {
+        "step": "influence", "turn": 3, "hand": "2C 3C 4C", "court": "5C 6C 7C 8C", "deck": "AC AH AS AD",
+        "court-deck": "KD 3H 4H 5H"}})
+    state = GAME.initial_state(deal)
+    assert state.step == INFLUENCE and state.turn == 3 and targets(state) == set(cards("5C 6C 7C 8C"))
+
+
+# -- regression and search ---------------------------------------------------------------------------
+COUNTS = Path(__file__).parent / "data" / "friends_in_high_places_move_counts.json"
+
+
+def test_move_count_regression():
+    """Perft-style: the legal-move counts along a fixed line of each seeded deal must not change."""
+    expected = json.loads(COUNTS.read_text())
+    assert len(expected) == 6
+    for entry in expected:
+        assert fixed_line_record(GAME, entry["seed"]) == entry
+
+
+def test_the_baseline_plays_legal_moves_to_the_end():
+    for seed in range(5):
+        state = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
+        while state.outcome() is None:
+            move = GAME.baseline_move(state)
+            assert move in state.legal_moves()
+            state = advance_chance(state.play(move))
+
+
+def small_positions():
+    """Endgames the generic search exhausts: the puzzles, plus a court of eight cards."""
+    out = [GAME.initial_state(load_deal(p)) for p in sorted((PUZZLES / "friends-in-high-places").glob("*.toml"))]
+    out.append(at(INTRIGUE, "9S TS 3C AD", "QD 5C 6C 7C", deck="JS", court_deck="8C 9C TC KD", turn=9))
+    out.append(at(INTRIGUE, "8S 9S 3C AD", "7D 5C 6C 3H", deck="QS", court_deck="8C 9C KD TC", turn=9,
+                  options=(False, True)))
+    out.append(at(INTRIGUE, "8S 9S 3C AD", "7D 5C 6C 3H", deck="QS", court_deck="8C 9C", court_discard="KD TC",
+                  turn=9, options=(True, False)))
+    return out
+
+
+def test_the_turn_search_agrees_with_the_generic_search_on_small_positions():
+    decided = 0
+    for state in small_positions():
+        fast = TurnSolver(GAME, Limits(time_limit=60)).solve(state)
+        generic = DepthFirstSolver(GAME, Limits(time_limit=60)).solve(state)
+        assert fast.exact and generic.exact
+        assert (fast.verdict, fast.score) == (generic.verdict, generic.score), str(state)
+        decided += 1
+    assert decided >= 7
+
+
+def test_make_solver_gives_the_turn_search_and_a_limit_gives_unknown():
+    solver = make_solver(GAME, Limits(time_limit=0.2))
+    assert isinstance(solver, TurnSolver)
+    result = solver.solve(GAME.initial_state(GAME.new_deal(0)))
+    assert result.verdict in ("unknown", "winnable")
+    assert result.verdict != "unknown" or not result.exact
+
+
+def test_the_bound_is_the_turn_of_a_win_at_hand():
+    state = at(INTRIGUE, "QD AD 3C 5H", "KD 7C 4S 9H", turn=12)
+    assert state.score_bound() == 12
+    later = at(INTRIGUE, "AC 2C 3C 4C", "5C 6C 7H 8S", deck="JD QD AS 5S", court_deck="3D 4D 5D 9C KD", turn=8)
+    assert later.score_bound() >= 9  # the K♦ is the court deck's fifth card: turn 9 at the earliest
+
+
+# -- blind mode ----------------------------------------------------------------------------------------
+def blind_endgames():
+    """Late positions small enough for exact expectimax: the unseen cards are the player's deck
+    and the court deck (one segment each, their order unknown)."""
+    return [at(INTRIGUE, "9S TS 3C AD", "QD 5C 6C 7C", deck="JS 4C 2C QS", court_deck="8C KD 9C", turn=9),
+            at(INTRIGUE, "QS JS 3C AD", "8D 5C 6C 7C", deck="TS 4C 9S 3D", court_deck="KD 8C 9C", turn=9,
+               options=(False, True))]
+
+
+def reorders(state):
+    """The same position with the unseen cards (each deck's segments) in every other order."""
+    import itertools
+
+    for deck in itertools.permutations(state.deck[0] if state.deck else ()):
+        for court in itertools.permutations(state.court_deck[0]):
+            yield State((deck,) if deck else (), state.discard, state.hand, (court,) + state.court_deck[1:],
+                        state.court_discard, state.court, state.turn, state.step, state.shuffles,
+                        state.court_shuffles, seed=state.seed, options=state.options)
+
+
+def test_open_play_bounds_blind_play_and_the_policy_never_sees_the_order():
+    """The blind policy ranks the moves the same whatever the order of the unseen cards (rollouts
+    draw from each segment's composition); open play, which reads the order, wins at least as
+    often over the orders as the blind policy's own games on them."""
+    from solodeck.solvers.episode import play_episode
+    from solodeck.solvers.sampling import BlindPolicy
+
+    for state in blind_endgames():
+        twins = list(reorders(state))
+        policy = BlindPolicy(GAME, samples=4, exact_limits=Limits(max_states=200))
+        rows = policy.rank(state)
+        assert rows
+        for twin in twins[1:4]:
+            assert policy.rank(twin) == rows
+        sample = twins[::29]
+        open_wins = sum(make_solver(GAME, Limits(time_limit=20)).solve(t).verdict == "winnable" for t in sample)
+        blind_wins = sum(play_episode(t, BlindPolicy(GAME, samples=2))[1].won for t in sample)
+        assert open_wins >= blind_wins
