@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass
 
 from .. import cards as C
+from .. import picture as P
 from ..api import NO_WIN, Deal, Game, Outcome, advance_chance, check_exact_pile
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
@@ -497,6 +498,17 @@ class State(BaseState):
         # clubs only: a heart first, which must come back to buy a spade, which must come back to
         # buy a diamond (or two more spades on the next turns)
         return max(counted, back + 2)
+
+    def picture(self, seen_only=False):
+        """The hand and the court on the table; the player's deck and discards, the court deck and
+        the court discards."""
+        piles = [P.pile("hand", [P.card(c) for c in self.hand], group="table", spread=True),
+                 P.pile("court", [P.card(c) for c in self.court], group="table", spread=True),
+                 P.deck("deck", flat(self.deck), seen_only, group="player"),
+                 P.pile("discard", [P.card(c) for c in self.discard], group="player"),
+                 P.deck("court deck", flat(self.court_deck), seen_only, group="court piles"),
+                 P.pile("court discard", [P.card(c) for c in self.court_discard], group="court piles")]
+        return P.picture(piles, turn=self.turn)
 
     def __str__(self):
         lines = [f"turn {self.turn}" + (f", {STEP_NAMES[self.step]}" if self.step in STEP_NAMES else "")]
