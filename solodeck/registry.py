@@ -18,7 +18,6 @@ from .errors import UnknownGameError, UnsupportedError
 # (name, aliases, title) of the seed games still to come.
 PLANNED = [
     ("friends-in-high-places", ("friends", "fihp"), "Friends in High Places"),
-    ("dungeon", ("dungeon-crawl",), "Dungeon crawl"),
 ]
 
 
