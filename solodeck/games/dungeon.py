@@ -46,6 +46,7 @@ KING = 13
 ROUND_CARDS = 6          # three attacks and the player's three cards
 HALF_WIDTH = Fraction(357, 1000)  # RULINGS: x in [-0.357, 0.357] (the card's width 2.5/3.5, halved and rounded)
 DISTANCES = (4, 3)
+BEAMS = (64, 256, 1024)  # RoundSolver._beam: the positions kept per round in each quick look for a win
 OFFER, CHOOSE, DEAL, PAIR = range(4)
 SQRT3 = math.sqrt(3.0)
 
@@ -529,6 +530,10 @@ class RoundSolver:
         self._start(state)
         if state.outcome() is not None:
             return [] if state.won else None
+        for width in BEAMS:
+            rounds = self._beam(state, width)
+            if rounds is not None:
+                return self._moves(state, rounds)
         full = state.rounds_left()
         shortest = max(1, math.ceil(gap(state.end(), state.distance) - 1e-9))
         for budget in range(min(shortest, full), full + 1):
@@ -581,29 +586,10 @@ class RoundSolver:
         self.nodes += 1
         if self.nodes % 256 == 0:
             self._check()
-        children = []
-        for monster, scores, rest, after_shuffles in self._expand(deck, shuffles, extra):
-            v = value(monster)
-            for score in scores:
-                if score > 0 and v != KING:
-                    if meets(end, v, distance):
-                        return [(monster, score)]
-                    point = step_point(end, v)
-                    child = (path + (monster,), points + (point,), score)
-                elif score >= 0:
-                    child = (path, points, score)
-                else:
-                    keep = max(0, len(path) + score)
-                    child = (path[:keep], points[:keep], 0)
-                far = gap(child[1][-1] if child[1] else ORIGIN, distance)
-                children.append((far, -child[2], len(children), monster, score, rest, after_shuffles, child))
-        children.sort()
-        seen = set()
+        children = self._children(deck, shuffles, path, points, extra)
+        if children and children[0][0] < 0:  # a card that meets K♦
+            return [children[0][3:5]]
         for *_order, monster, score, rest, after_shuffles, (cpath, cpoints, cextra) in children:
-            twin = (rest, after_shuffles, tuple(value(c) for c in cpath), cextra)
-            if twin in seen:  # e.g. scores -1 and -2 with an empty path
-                continue
-            seen.add(twin)
             rounds = self._round(reshuffled(rest, self.scope[0], after_shuffles), after_shuffles, cpath, cpoints,
                                  cextra, budget - 1)
             if rounds is not None:
@@ -613,6 +599,70 @@ class RoundSolver:
         if self.limits.max_states is not None and len(self.table) >= self.limits.max_states:
             raise SearchStopped(StopReason.MEMORY_LIMIT)
         self.table[key] = max(self.table.get(key, -1), limit)
+        return None
+
+    def _children(self, deck, shuffles, path, points, extra) -> list:
+        """The round's outcomes, best first: (distance of the path's end from K♦ after it, -the
+        next offer's extra cards, index, monster, score, the deck's cards after the round,
+        the reshuffles after it, (path, points, extra) after it); one per position reached (e.g.
+        scores -1 and -2 with an empty path reach one). A win comes first, its distance -1."""
+        distance = self.scope[2]
+        end = points[-1] if points else ORIGIN
+        children, seen = [], set()
+        for monster, scores, rest, after_shuffles in self._expand(deck, shuffles, extra):
+            v = value(monster)
+            for score in scores:
+                if score > 0 and v != KING:
+                    if meets(end, v, distance):
+                        return [(-1.0, 0, 0, monster, score, rest, after_shuffles, None)]
+                    child = (path + (monster,), points + (step_point(end, v),), score)
+                elif score >= 0:
+                    child = (path, points, score)
+                else:
+                    keep = max(0, len(path) + score)
+                    child = (path[:keep], points[:keep], 0)
+                twin = (rest, after_shuffles, tuple(value(c) for c in child[0]), child[2])
+                if twin in seen:
+                    continue
+                seen.add(twin)
+                far = gap(child[1][-1] if child[1] else ORIGIN, distance)
+                children.append((far, -child[2], len(children), monster, score, rest, after_shuffles, child))
+        children.sort()
+        return children
+
+    def _beam(self, state, width: int) -> list | None:
+        """A quick look for a win before the exact search: round after round, only the ``width``
+        positions whose path ends nearest K♦ are kept (a heuristic: it never proves a loss)."""
+        layer = []
+        if state.step == CHOOSE:
+            starts = [advance_chance(state.play(m)) for m in state.legal_moves()]
+        else:
+            starts = [state]
+        for pair in starts:
+            for move in pair.search_moves():
+                after = pair.play(move)
+                first = [(pair.monster, round_score(value(pair.skill), pair.monster, move.pairs))]
+                if after.won:
+                    return first
+                if after.result is None:
+                    layer.append((gap(after.end(), after.distance), -after.extra, len(layer), after.deck,
+                                  after.shuffles, after.path, after.points, after.extra, first))
+        while layer:
+            layer.sort(key=lambda n: n[:3])
+            following = []
+            for *_order, deck, shuffles, path, points, extra, line in layer[:width]:
+                if len(deck) < 1 + ROUND_CARDS:
+                    continue
+                self.nodes += 1
+                if self.nodes % 256 == 0:
+                    self._check()
+                for far, neg, _i, monster, score, rest, after_shuffles, child in self._children(deck, shuffles, path,
+                                                                                                points, extra):
+                    if child is None:
+                        return line + [(monster, score)]
+                    following.append((far, neg, len(following), reshuffled(rest, self.scope[0], after_shuffles),
+                                      after_shuffles, *child, line + [(monster, score)]))
+            layer = following
         return None
 
     def _expand(self, deck, shuffles, extra) -> list:
