@@ -342,6 +342,23 @@ def test_the_round_search_agrees_with_the_generic_search(distance):
     assert verdicts == {"winnable", "unwinnable"}
 
 
+def test_a_negative_round_can_bring_the_path_back_near_the_king():
+    """The path Q Q J A ends at (0, 2 + √3) ≈ (0, 3.73), then three 6s take it down to y ≈ 0.73,
+    3.27 from K♦ with two rounds left. A forced -3 cuts the 6s; the next card (Q, J or A) from
+    (0, 3.73) can meet K♦. A cut on the path's end alone would call this lost; the cut on the
+    nearest point of the path does not. Seeds 0 and 2 deal a winning last round, 1 does not."""
+    named = "9S QH 9C TC JH AD 2D AH QC QD JC AC 6C 6D 6S QS".split()
+    discard = tuple(c for c in DECK_CARDS if C.format_card(c) not in named)
+    for seed, verdict in ((0, "winnable"), (2, "winnable"), (1, "unwinnable")):
+        state = State(card("9S"), 4, cards("QC QD JC AC 6C 6D 6S"), cards("QS"), discard, step=DEAL,
+                      monster=card("QH"), attacks=cards("9C TC JH"), hand=cards("AD 2D AH"), seed=seed)
+        assert set(state.round_outcomes()) == {-3} and state.rounds_left() == 2 and gap(state.end(), 4) > 3
+        plain = DepthFirstSolver(GAME, Limits(time_limit=60), prune=False).solve(state)
+        assert plain.verdict == verdict
+        assert make_solver(GAME).solve(state).verdict == verdict
+        assert DepthFirstSolver(GAME).solve(state).verdict == verdict  # the pruned generic search, score_bound's cut
+
+
 def test_the_score_bound_never_cuts_a_win():
     for position in end_positions(10, 2) + end_positions(10, 1, 3):
         result = make_solver(GAME, Limits(time_limit=60)).solve(position)

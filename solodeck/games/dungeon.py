@@ -148,6 +148,13 @@ def gap(point: tuple, distance: int, half_width: float = float(HALF_WIDTH)) -> f
     return math.hypot(dx, dy)
 
 
+def nearest(points, distance: int) -> float:
+    """The least distance from K♦ of the path's points, the origin included: a winning path keeps
+    some part of this one (up to one of these points; negative rounds can cut back to any) and
+    adds cards of length 1 from there, so it needs at least this many more cards."""
+    return min(gap(ORIGIN, distance), *(gap(p, distance) for p in points)) if points else gap(ORIGIN, distance)
+
+
 def round_score(skill: int, monster: int, pairs) -> int:
     """+1 for each pair (attack, player's card) where the player's SKILL + card beats the monster's
     SKILL + attack, -1 for each it loses, 0 for a tie."""
@@ -335,12 +342,13 @@ class State(BaseState):
         return max(0, self.deck_at_round_start() - ROUND_CARDS)
 
     def score_bound(self):
-        """No score: 0 while a win is possible, NO_WIN when the path's end is farther from K♦
-        than the cards that rounds still to come could add (each adds at most one, of length 1).
-        The float distance is compared with a margin far above its rounding error."""
+        """No score: 0 while a win is possible, NO_WIN when every point of the path (the origin
+        included) is farther from K♦ than the cards that rounds still to come could add (each adds
+        at most one, of length 1; a winning path is a part of this one up to some point, then new
+        cards). The float distance is compared with a margin far above its rounding error."""
         if self.result is not None:
             return 0 if self.result == "won" else NO_WIN
-        if gap(self.end(), self.distance) > self.rounds_left() + 1e-9:
+        if nearest(self.points, self.distance) > self.rounds_left() + 1e-9:
             return NO_WIN
         return 0
 
@@ -535,7 +543,7 @@ class RoundSolver:
             if rounds is not None:
                 return self._moves(state, rounds)
         full = state.rounds_left()
-        shortest = max(1, math.ceil(gap(state.end(), state.distance) - 1e-9))
+        shortest = max(1, math.ceil(nearest(state.points, state.distance) - 1e-9))
         for budget in range(min(shortest, full), full + 1):
             rounds = self._mid(state, budget)
             if rounds is not None:
@@ -576,9 +584,7 @@ class RoundSolver:
         limit = min(budget, rounds_left)
         if limit <= 0:
             return None
-        end = points[-1] if points else ORIGIN
-        distance = self.scope[2]
-        if gap(end, distance) > limit + 1e-9:
+        if nearest(points, self.scope[2]) > limit + 1e-9:
             return None
         key = (deck, shuffles, tuple(value(c) for c in path), extra)
         if self.table.get(key, -1) >= limit:
