@@ -16,7 +16,7 @@ from solodeck.errors import DealError, MoveError
 from solodeck.games.dungeon import (CHOOSE, DEAL, DECK_CARDS, GAME, HALF_WIDTH, OFFER, ORIGIN, PAIR, UNIT, Move,
                                     RoundSolver, State, compare, gap, meets, pairing, parse_move, path_points,
                                     reshuffled, round_score, sign, to_float, value)
-from solodeck.shuffle import shuffled
+from solodeck.shuffle import SplitMix64, shuffled
 from solodeck.solvers import DepthFirstSolver, Limits, make_solver
 from solodeck.solvers.expectimax import ExpectimaxSolver
 from solodeck.solvers.sampling import BlindPolicy
@@ -170,7 +170,8 @@ def test_the_first_card_of_the_deck_is_the_skill_and_stays_out():
     deal = GAME.new_deal(5)
     state = GAME.initial_state(deal)
     assert state.skill == deal.piles["deck"][0] and state.skill not in state.deck and len(state.deck) == 49
-    assert card("AS") not in deal.piles["deck"] and card("KD") not in deal.piles["deck"] and len(deal.piles["deck"]) == 50
+    pile = deal.piles["deck"]
+    assert card("AS") not in pile and card("KD") not in pile and len(pile) == 50
 
 
 def test_a_round_deals_the_monster_then_three_attacks_then_three_cards():
@@ -291,11 +292,12 @@ def test_every_card_stays_in_one_place_along_random_games():
         state = GAME.initial_state(GAME.new_deal(seed, {"distance": 3}))
         while state.outcome() is None:
             if state.is_chance():
-                state = state.apply_chance(state.sample_chance(__import__("solodeck.shuffle").shuffle.SplitMix64(rng.randrange(1 << 30))))
+                state = state.apply_chance(state.sample_chance(SplitMix64(rng.randrange(1 << 30))))
             else:
                 state = state.play(rng.choice(state.legal_moves()))
-            everything = (state.skill,) + state.path + state.deck + state.discard + state.offer + state.attacks + state.hand \
-                + ((state.monster,) if state.monster >= 0 and state.step in (DEAL, PAIR) else ())
+            fighting = (state.monster,) if state.monster >= 0 and state.step in (DEAL, PAIR) else ()
+            everything = ((state.skill,) + state.path + state.deck + state.discard + state.offer + state.attacks
+                          + state.hand + fighting)
             assert sorted(everything) == sorted(DECK_CARDS), state
 
 
@@ -419,8 +421,9 @@ def test_open_play_bounds_blind_play_and_the_policy_never_sees_the_order():
     state = last_choice("QH 3H", "2C 5C 8C TD 9D")
     blind = ExpectimaxSolver(GAME).value(state)[0]
     assert 0 < blind <= open_win_rate(state) + 1e-12
-    rows = [BlindPolicy(GAME, samples=4, exact_limits=Limits(max_states=20_000)).rank(State(state.skill, 4, state.path, state.deck, state.discard, extra=1,
-                                                    offer=state.offer, seed=seed)) for seed in range(4)]
+    policy = BlindPolicy(GAME, samples=4, exact_limits=Limits(max_states=20_000))
+    rows = [policy.rank(State(state.skill, 4, state.path, state.deck, state.discard, extra=1, offer=state.offer,
+                              seed=seed)) for seed in range(4)]
     assert all(r == rows[0] for r in rows) and rows[0][0]["exact"]
     assert rows[0][0]["move"] == Move("monster", card("QH"))  # a queen up from the path's end wins; a 3 cannot
 

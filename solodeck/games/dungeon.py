@@ -408,7 +408,8 @@ class State(BaseState):
 
     def __str__(self):
         x, y = to_float(self.end())
-        lines = [f"SKILL {C.format_card(self.skill)}, distance {self.distance}, deck {len(self.deck)}, reshuffles {self.shuffles}",
+        lines = [f"SKILL {C.format_card(self.skill)}, distance {self.distance}, deck {len(self.deck)}, "
+                 f"reshuffles {self.shuffles}",
                  f"path: {C.format_cards(self.path) or '(empty)'}  (end at x {x:+.3f}, y {y:.3f})"]
         if self.step == CHOOSE:
             lines.append(f"offer: {C.format_cards(self.offer)}")
@@ -496,11 +497,13 @@ class RoundSolver:
     the solver plays it"). A round's choices are the monster among the offer and the round score
     among those the six pairings make (pairings with one score lead to one position).
 
-    Iterative deepening on rounds: look for a win within B rounds for B = the fewest cards that
-    could reach K♦, then one round more each time, up to every round the deck allows; a node whose path's end is farther from K♦ than the rounds left in
-    the budget is cut (each round adds at most one card, of length 1). The table keeps, per node,
-    the largest budget known to fail; a budget that covers every round the deck still allows is
-    a proof. So the last deepening is an exhaustive search, and "unwinnable" is said only then."""
+    First, quick beams look for a win (``_beam``: a heuristic that proves nothing). Then iterative
+    deepening on rounds: look for a win within B rounds for B = the fewest cards that could reach
+    K♦, then one round more each time, up to every round the deck allows. A node whose path's
+    points are all farther from K♦ than the rounds left in the budget is cut (each round adds at
+    most one card, of length 1, and a winning path keeps this one up to some point). The table
+    keeps, per node, the largest budget known to fail; a budget that covers every round the deck
+    still allows is a proof. So the last deepening is an exhaustive search, and "unwinnable" is said only then."""
 
     def __init__(self, game, limits: Limits | None = None, progress=None):
         self.game, self.limits, self.progress = game, limits or Limits(), progress
@@ -520,8 +523,8 @@ class RoundSolver:
             line = self._find(state)
         except SearchStopped as stopped:
             stop, line = stopped.reason, None
-        return finish_open(self.game, state, line or [], won=line is not None, stop=stop, nodes=self.nodes, stored=len(self.table), start=start,
-                           engine="rounds")
+        return finish_open(self.game, state, line or [], won=line is not None, stop=stop, nodes=self.nodes,
+                           stored=len(self.table), start=start, engine="rounds")
 
     def value(self, state):
         """(exact utility, True), or (None, False) if a limit stopped the search."""
