@@ -16,9 +16,7 @@ from .api import Game
 from .errors import UnknownGameError, UnsupportedError
 
 # (name, aliases, title) of the seed games still to come.
-PLANNED = [
-    ("dungeon", ("dungeon-crawl",), "Dungeon crawl"),
-]
+PLANNED = []
 
 
 def _discover() -> dict[str, Game]:

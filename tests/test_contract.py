@@ -406,14 +406,15 @@ def blind_positions(game):
 
 # Games whose last unseen cards are no deal pile's bottom, so reordered() cannot build the twins:
 # Skyway (every decision sees a market of 5 still to deal, and the last turns come from a
-# reshuffle), Area 52 (wave 2 is a reshuffle of the discard pile) and The Emissary (every visit's deck
-# is a reshuffle); Friends in High Places (both piles are reshuffled every few turns). Their own tests check blind
-# mode on positions built for it.
+# reshuffle), Area 52 (wave 2 is a reshuffle of the discard pile), The Emissary (every visit's deck
+# is a reshuffle), Friends in High Places (both piles are reshuffled every few turns) and Dungeon
+# (every round's deck is a reshuffle). Their own tests check blind mode on positions built for it.
 OWN_LATE_POSITIONS = {"skyway": "tests/test_skyway.py::test_blind_mode_on_last_turns",
                       "area-52": "tests/test_area52.py::test_open_play_bounds_blind_play_and_the_policy_never_sees_the_order",
                       "emissary": "tests/test_emissary.py::test_open_play_bounds_blind_play_and_the_policy_never_sees_the_order",
                       "friends-in-high-places": "tests/test_friends_in_high_places.py::"
-                                                "test_open_play_bounds_blind_play_and_the_policy_never_sees_the_order"}
+                                                "test_the_blind_policy_never_sees_the_order_of_the_unseen_cards",
+                      "dungeon": "tests/test_dungeon.py::test_open_play_bounds_blind_play_and_the_policy_never_sees_the_order"}
 
 
 def skip_without_late_positions(game, late):
