@@ -33,6 +33,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from .. import cards as C
+from .. import picture as P
 from ..api import Deal, Game, NO_WIN, Outcome, advance_chance, check_exact_pile, without_first
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
@@ -405,6 +406,22 @@ class State(BaseState):
 
     def table_scope(self):
         return (self.seed, self.skill, self.distance)
+
+    def picture(self, seen_only=False):
+        """SKILL, the A♠ and the path from it (in order), the offer or the round's monster,
+        attacks and your cards, the deck and the discard pile; the path's end as a fact."""
+        x, y = to_float(self.end())
+        piles = [P.pile("SKILL", [P.card(self.skill)], group="dungeon"),
+                 P.pile("path", [P.card(c) for c in self.path], group="dungeon", spread=True)]
+        if self.step == CHOOSE:
+            piles.append(P.pile("offer", [P.card(c) for c in self.offer], group="round", spread=True))
+        elif self.monster >= 0:
+            piles += [P.pile("monster", [P.card(self.monster)], group="round"),
+                      P.pile("attacks", [P.card(c) for c in self.attacks], group="round", spread=True),
+                      P.pile("yours", [P.card(c) for c in self.hand], group="round", spread=True)]
+        piles += [P.deck("deck", self.deck, seen_only, group="piles"),
+                  P.pile("discard", [P.card(c) for c in self.discard], group="piles")]
+        return P.picture(piles, distance=self.distance, **{"path end": f"x {x:+.3f}, y {y:.3f}"})
 
     def __str__(self):
         x, y = to_float(self.end())
