@@ -16,7 +16,10 @@ from .api import Game
 from .errors import UnknownGameError, UnsupportedError
 
 # (name, aliases, title) of the seed games still to come.
-PLANNED = []
+PLANNED = [
+    ("heartburn", (), "Heartburn (Foresight deck)"),
+    ("bourbon", (), "Bourbon (Foresight deck)"),
+]
 
 
 def _discover() -> dict[str, Game]:
