@@ -10,13 +10,13 @@ Only these fixed routes are served: nothing else on the machine is reachable thr
 """
 from __future__ import annotations
 
-import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
 
-from .hints import read_hints
+from .errors import SolodeckError
+from .hints import read_hints, validate_hints
 
 VIEWER_FILES = {"index.html": "text/html", "viewer.js": "text/javascript", "viewer.css": "text/css"}
 
@@ -42,24 +42,11 @@ def schema_problem(data) -> str | None:
 
     The page reports the same (and more) itself; the command line says it too, so a person who
     never opens the page still learns that the file is broken."""
-    import jsonschema
-
-    version = data.get("version") if isinstance(data, dict) else None
-    text = schema_text(f"hints-v{version}.schema.json") if isinstance(version, int) else None
-    if text is None:
-        return f"no schema for version {version!r} (this solodeck knows {', '.join(known_versions())})"
     try:
-        jsonschema.validate(data, json.loads(text))
-    except jsonschema.ValidationError as exc:
-        where = "/".join(str(p) for p in exc.absolute_path) or "(top level)"
-        return f"does not match schema v{version} at {where}: {exc.message}"
+        validate_hints(data)
+    except SolodeckError as exc:
+        return str(exc)
     return None
-
-
-def known_versions() -> list[str]:
-    names = (p.name for p in resources.files("solodeck").joinpath("schema").iterdir())
-    return sorted(n[len("hints-v"):-len(".schema.json")] for n in names
-                  if n.startswith("hints-v") and n.endswith(".schema.json"))
 
 
 class _Handler(BaseHTTPRequestHandler):

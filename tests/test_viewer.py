@@ -227,7 +227,7 @@ def test_schema_problem_names_the_place():
     bad = copy.deepcopy(good)
     bad["decisions"][1]["picture"]["piles"][0]["cards"][0]["card"] = "1X"
     assert "decisions/1/picture/piles/0/cards/0/card" in schema_problem(bad)
-    assert "no schema for version 7" in schema_problem({**good, "version": 7})
+    assert "version 7 is not one this solodeck reads" in schema_problem({**good, "version": 7})
 
 
 def test_view_refuses_a_missing_or_broken_file_in_one_line(cli, tmp_path):
