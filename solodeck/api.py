@@ -409,6 +409,24 @@ def advance_chance(state):
     return state
 
 
+def check_position_fields(position: dict, known, source: str) -> None:
+    """Refuse a ``[position]`` field the game does not know, naming it and the known ones."""
+    for key in position:
+        if key not in known:
+            raise DealError(source, f"position.{key}", f"unknown field (expected: {', '.join(known)})")
+
+
+def position_piles(position: dict, names, source: str) -> dict:
+    """{name: cards} of the ``[position]`` fields ``names``, each a string of cards (absent: none)."""
+    piles = {}
+    for name in names:
+        text = position.get(name, "")
+        if not isinstance(text, str):
+            raise DealError(source, f"position.{name}", 'expected a string of cards such as "7S 3C"')
+        piles[name] = C.parse_cards(text, source=source, field=f"position.{name}")
+    return piles
+
+
 def check_exact_pile(cards: list, expected: list, source: str, field: str) -> None:
     """Raise a DealError unless ``cards`` is exactly the multiset ``expected``, naming the first problem."""
     seen: dict[int, int] = {}

@@ -57,6 +57,14 @@ class Limits:
     max_states: int | None = None     # transposition-table entries; None = no limit
     memory_mb: float = 1024.0         # the table's size cap: a full table is a cache (slower, still exact)
 
+    def check(self, deadline: float | None, stored: int) -> None:
+        """Raise SearchStopped past ``deadline`` (perf_counter seconds) or once ``stored`` table
+        entries reach ``max_states``: the check a game's own search makes every so many nodes."""
+        if deadline is not None and time.perf_counter() > deadline:
+            raise SearchStopped(StopReason.TIMEOUT)
+        if self.max_states is not None and stored >= self.max_states:
+            raise SearchStopped(StopReason.MEMORY_LIMIT)
+
 
 @dataclass
 class SolveResult:

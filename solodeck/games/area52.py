@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from .. import cards as C
 from .. import picture as P
-from ..api import Deal, Game, NoWin, Outcome, check_exact_pile, without_first
+from ..api import Deal, Game, NoWin, Outcome, check_exact_pile, check_position_fields, without_first
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
 from ..shuffle import shuffled
@@ -430,9 +430,7 @@ def _cards(position, name, source) -> list:
 def _state_from_position(position: dict, source: str, seed: int) -> State:
     """``[position]``: see _POSITION_FIELDS; the 52 cards must each be in exactly one field. With
     ``attackers`` empty the position is a turn's start (the next aliens are flipped next)."""
-    for key in position:
-        if key not in _POSITION_FIELDS:
-            raise DealError(source, f"position.{key}", f"unknown field (expected: {', '.join(_POSITION_FIELDS)})")
+    check_position_fields(position, _POSITION_FIELDS, source)
     wave = position.get("wave", 1)
     if wave not in (1, 2) or isinstance(wave, bool):
         raise DealError(source, "position.wave", f"expected 1 or 2, got {wave!r}")

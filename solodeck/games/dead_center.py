@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .. import cards as C
 from .. import picture as P
-from ..api import Deal, Game, Outcome, check_exact_pile, without_first
+from ..api import Deal, Game, Outcome, check_exact_pile, check_position_fields, position_piles, without_first
 from ..api import State as BaseState
 from ..api import NO_WIN
 from ..errors import DealError, MoveError
@@ -470,15 +470,8 @@ def _state_from_position(position: dict, source: str, jokers: int) -> State:
     """``[position]`` (see _POSITION_FIELDS) at the start of a turn. The cards under the tops are
     gone for good, so they are not given: the cabin and the deck hold distinct number cards and at
     most ``jokers`` jokers; the other spaces' zombies are face down."""
-    for key in position:
-        if key not in _POSITION_FIELDS:
-            raise DealError(source, f"position.{key}", f"unknown field (expected: {', '.join(_POSITION_FIELDS)})")
-    piles = {}
-    for name in ("cabin", "zombies", "deck"):
-        text = position.get(name, "")
-        if not isinstance(text, str):
-            raise DealError(source, f"position.{name}", 'expected a string of cards such as "7S 3C"')
-        piles[name] = C.parse_cards(text, source=source, field=f"position.{name}")
+    check_position_fields(position, _POSITION_FIELDS, source)
+    piles = position_piles(position, ("cabin", "zombies", "deck"), source)
     if len(piles["cabin"]) != CELLS:
         raise DealError(source, "position.cabin", f"expected {CELLS} top cards, found {len(piles['cabin'])}")
     check_exact_pile(piles["zombies"], list(FACE_CARDS), source, "position.zombies")

@@ -34,7 +34,7 @@ from functools import lru_cache
 
 from .. import cards as C
 from .. import picture as P
-from ..api import Deal, Game, NO_WIN, Outcome, advance_chance, check_exact_pile, without_first
+from ..api import Deal, Game, NO_WIN, Outcome, advance_chance, check_exact_pile, check_position_fields, position_piles, without_first
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
 from ..result import Limits, SearchStopped, SolveResult, StopReason, finish_open
@@ -743,15 +743,8 @@ def _state_from_position(position: dict, source: str, seed: int, distance: int) 
     """``[position]`` (see _POSITION_FIELDS): the start of a round, or with ``offer`` the choice of
     the monster, or with ``monster``, ``attacks`` and ``hand`` the pairing. The 50 cards are each
     in exactly one place."""
-    for key in position:
-        if key not in _POSITION_FIELDS:
-            raise DealError(source, f"position.{key}", f"unknown field (expected: {', '.join(_POSITION_FIELDS)})")
-    piles = {}
-    for name in ("skill", "path", "deck", "discard", "offer", "monster", "attacks", "hand"):
-        text = position.get(name, "")
-        if not isinstance(text, str):
-            raise DealError(source, f"position.{name}", 'expected a string of cards such as "7S 3C"')
-        piles[name] = C.parse_cards(text, source=source, field=f"position.{name}")
+    check_position_fields(position, _POSITION_FIELDS, source)
+    piles = position_piles(position, ("skill", "path", "deck", "discard", "offer", "monster", "attacks", "hand"), source)
     for name, count in (("skill", (1,)), ("monster", (0, 1)), ("attacks", (0, 3)), ("hand", (0, 3))):
         if len(piles[name]) not in count:
             raise DealError(source, f"position.{name}", f"expected {' or '.join(map(str, count))} cards")
@@ -762,7 +755,7 @@ def _state_from_position(position: dict, source: str, seed: int, distance: int) 
             raise DealError(source, f"position.{name}", "expected a whole number, 0 or more")
     extra, shuffles = position.get("extra", 0), position.get("shuffles", 0)
     if extra > 3:
-        raise DealError(source, f"position.extra", "a round scores at most 3")
+        raise DealError(source, "position.extra", "a round scores at most 3")
     if any(value(c) == KING for c in piles["path"]):
         raise DealError(source, "position.path", "a king never joins the path")
     if any(meets(p, value(c), distance) for p, c in

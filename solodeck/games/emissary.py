@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from .. import cards as C
 from .. import picture as P
-from ..api import Deal, Game, NoWin, Outcome, advance_chance, check_exact_pile, without_first
+from ..api import Deal, Game, NoWin, Outcome, advance_chance, check_exact_pile, check_position_fields, position_piles, without_first
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
 from ..result import Limits, StopReason, finish_open
@@ -470,15 +470,8 @@ def _state_from_position(position: dict, source: str, seed: int) -> State:
     """``[position]`` (see _POSITION_FIELDS): the choice of a kingdom with the hand drawn, or,
     with ``visiting``, a decision between debates. The cards A-8 are each in exactly one of hand,
     deck, discard and scoring."""
-    for key in position:
-        if key not in _POSITION_FIELDS:
-            raise DealError(source, f"position.{key}", f"unknown field (expected: {', '.join(_POSITION_FIELDS)})")
-    piles = {}
-    for name in ("rulers", "hand", "deck", "discard", "scoring", "jacks"):
-        text = position.get(name, "")
-        if not isinstance(text, str):
-            raise DealError(source, f"position.{name}", 'expected a string of cards such as "7S 3C"')
-        piles[name] = C.parse_cards(text, source=source, field=f"position.{name}")
+    check_position_fields(position, _POSITION_FIELDS, source)
+    piles = position_piles(position, ("rulers", "hand", "deck", "discard", "scoring", "jacks"), source)
     check_exact_pile(piles["rulers"], list(RULER_CARDS), source, "position.rulers")
     if any(c not in JACKS for c in piles["jacks"]) or len(set(piles["jacks"])) != len(piles["jacks"]):
         raise DealError(source, "position.jacks", 'expected distinct jacks, e.g. "JH JC"')

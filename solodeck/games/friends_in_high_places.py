@@ -29,10 +29,10 @@ from dataclasses import dataclass
 
 from .. import cards as C
 from .. import picture as P
-from ..api import NO_WIN, Deal, Game, Outcome, advance_chance, check_exact_pile
+from ..api import NO_WIN, Deal, Game, Outcome, advance_chance, check_exact_pile, check_position_fields, position_piles
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
-from ..result import Limits, SearchStopped, StopReason, finish_open
+from ..result import Limits, SearchStopped, finish_open
 from ..shuffle import shuffled
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)        # solodeck.cards' suit order
@@ -607,15 +607,8 @@ def _state_from_position(position: dict, source: str, seed: int, options) -> Sta
     """``[position]`` (see _POSITION_FIELDS): a decision of a turn, its hand and court drawn. Cards
     of the game not given anywhere have left it (removed by intrigues or turned up); the K♦ must
     still be in play."""
-    for key in position:
-        if key not in _POSITION_FIELDS:
-            raise DealError(source, f"position.{key}", f"unknown field (expected: {', '.join(_POSITION_FIELDS)})")
-    piles = {}
-    for name in ("hand", "court", "deck", "discard", "court-deck", "court-discard"):
-        text = position.get(name, "")
-        if not isinstance(text, str):
-            raise DealError(source, f"position.{name}", 'expected a string of cards such as "7S 3C"')
-        piles[name] = C.parse_cards(text, source=source, field=f"position.{name}")
+    check_position_fields(position, _POSITION_FIELDS, source)
+    piles = position_piles(position, ("hand", "court", "deck", "discard", "court-deck", "court-discard"), source)
     seen = {}
     for name, cards in piles.items():
         for i, card in enumerate(cards, start=1):
@@ -798,7 +791,4 @@ class TurnSolver:
     def _check(self):
         if self.progress is not None:
             self.progress(self.nodes)
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise SearchStopped(StopReason.TIMEOUT)
-        if self.limits.max_states is not None and len(self.failed) >= self.limits.max_states:
-            raise SearchStopped(StopReason.MEMORY_LIMIT)
+        self.limits.check(self.deadline, len(self.failed))

@@ -22,7 +22,7 @@ from math import factorial
 
 from .. import cards as C
 from .. import picture as P
-from ..api import Deal, Game, NoWin, Outcome, advance_chance, check_exact_pile
+from ..api import Deal, Game, NoWin, Outcome, advance_chance, check_exact_pile, check_position_fields
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
 from ..result import Limits, SearchStopped, StopReason, finish_open
@@ -689,10 +689,7 @@ class CanonicalSolver:
     def _check(self):
         if self.progress is not None:
             self.progress(self.nodes)
-        if self._deadline is not None and time.perf_counter() > self._deadline:
-            raise SearchStopped(StopReason.TIMEOUT)
-        if self.limits.max_states is not None and len(self.table) >= self.limits.max_states:
-            raise SearchStopped(StopReason.MEMORY_LIMIT)
+        self.limits.check(self._deadline, len(self.table))
 
     def _key(self, pos, up, sp):
         codes = bytearray()
@@ -1017,9 +1014,7 @@ def _state_from_position(position: dict, source: str) -> State:
     ``spaces`` = the guesses, e.g. "T1=7S L2=3H"; ``deck`` = the deck, top first (the top card is
     seen); ``score`` and ``discard`` = those piles. Every number card in exactly one of the last
     four."""
-    for key in position:
-        if key not in POSITION_FIELDS:
-            raise DealError(source, f"position.{key}", f"unknown field (expected: {', '.join(POSITION_FIELDS)})")
+    check_position_fields(position, POSITION_FIELDS, source)
     for key in POSITION_FIELDS:
         if not isinstance(position.get(key, ""), str):
             raise DealError(source, f"position.{key}", "expected a string")
