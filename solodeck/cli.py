@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 import os
 import sys
 
@@ -182,6 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("deal", help="print a self-contained deal file for a seeded deal")
     p.add_argument("game", help="a game name or alias (see `solodeck games`)")
     p.add_argument("--seed", type=_seed, required=True, help="the deal number (0 to 2^64-1)")
+    p.add_argument("--players", type=_positive_int, metavar="N",
+                   help="games of several players (foresight, heartburn): how many; the same as --option players=N")
     _option_argument(p, "the deal")
 
     p = sub.add_parser("rules", help="print a game's rules page, rulings included")
@@ -234,6 +237,8 @@ def cmd_solve(args) -> int:
                                + (" (no chance after the deal: open and blind coincide)" if not game.has_chance else ""))
     if args.mode == "blind":
         return _solve_blind(args, game, deal)
+    if game.several_players:
+        return _solve_hand(args, game, deal)
     progress, close = _progress(args.quiet or args.json or args.engine != "dfs")
     time_limit = args.time_limit
     if time_limit is None and game.anytime:  # whole deals never finish: stop with the best line found
@@ -291,6 +296,45 @@ def cmd_solve(args) -> int:
               f"{summary['unknown']} unknown (a limit stopped them)")
         for score, count in summary["winning_by_score"].items():
             print(f"  win with {score_name} {score}: {count}")
+    if args.hints:
+        print(f"hints written to {args.hints}")
+    return 0
+
+
+HAND_SECONDS = 10.0  # several players: the default limit of each seat's search
+
+
+def _solve_hand(args, game, deal) -> int:
+    """A game of several players, every hand open: what each seat can guarantee (solvers/paranoid.py),
+    the game's own tables (Game.hand_report) and, with --hints, every legal move's value for the
+    seat on turn along the line where each seat plays for its own guarantee."""
+    from .hints import build_hand_hints, write_hints
+    from .solvers import Limits
+
+    limits = Limits(args.time_limit or HAND_SECONDS, args.max_states, args.memory)
+    solver = game.solver(limits)
+    start = time.perf_counter()
+    state = game.initial_state(deal)
+    lines, data = game.hand_report(deal, state, solver)
+    hints = build_hand_hints(game, deal, solver) if args.hints else None
+    seconds = time.perf_counter() - start
+    if hints is not None:
+        write_hints(hints, args.hints)
+    if args.json:
+        print(json.dumps({"game": game.name, "mode": "open", **data,
+                          "stats": {"nodes": solver.nodes, "seconds": round(seconds, 6)},
+                          **({"line": hints["line"]} if hints else {})}))
+        return 0
+    print(f"{game.title}: {deal.source}" + (f" (seed {deal.seed})" if deal.seed is not None else ""))
+    for line in lines:
+        print(line)
+    if any("?" in line for line in lines):
+        print(f"('?': a limit stopped that search ({limits.time_limit:g} s each; --time-limit raises it), "
+              "so the value is not known: never a guess)")
+    if hints is not None:
+        print(f"line ({len(hints['line'])} moves, each seat playing for its own guarantee): {' '.join(hints['line'])}")
+    print(f"search ({'kernel' if game.load_kernel() else 'paranoid alpha-beta'}): {solver.nodes:,} nodes, "
+          f"{seconds:.2f} s")
     if args.hints:
         print(f"hints written to {args.hints}")
     return 0
@@ -526,6 +570,10 @@ def cmd_view(args) -> int:
 
 def cmd_deal(args) -> int:
     game = get_game(args.game)
+    if args.players is not None:
+        if "players" not in game.options:
+            raise UnsupportedError(f"{game.name} is a game of one player: --players is for games of several")
+        args.option.append(f"players={args.players}")
     deal = game.new_deal(args.seed, _options(game, args))
     sys.stdout.write(deal_to_toml(deal, game, f"{game.title}, seeded deal {args.seed} (piles top card first)"))
     return 0

@@ -63,6 +63,47 @@ def build_hints(game, deal: Deal, result, solver) -> dict:
     return data
 
 
+def build_hand_hints(game, deal: Deal, solver) -> dict:
+    """A game of several players, every hand open (Game.several_players): at each decision, every
+    legal move with the value the seat on turn can guarantee after it (its score; verdict
+    "valued", or "unknown" when a limit stopped that search). The line: each seat plays the move
+    of highest value for itself (the first such one listed), so every decision's played move is
+    marked best; a decision with an unknown value ends the line there."""
+    decisions, line = [], []
+    state = advance_chance(game.initial_state(deal))
+    while state.outcome() is None:
+        seat = state.to_move()
+        rows = []
+        for move, value in solver.move_values(state, seat):
+            rows.append({"move": str(move), "verdict": "unknown" if value is None else "valued",
+                         "exact": value is not None, "score": value, "_move": move})
+        known = [r["score"] for r in rows if r["exact"]]
+        top = max(known) if known else None
+        for r in rows:
+            r["best"] = r["exact"] and r["score"] == top
+        decisions.append({"ply": len(line), "player": seat + 1, "position": str(state), "picture": state.picture(),
+                          "played": str(next((r["_move"] for r in rows if r["best"]), rows[0]["_move"])),
+                          "moves": [{k: v for k, v in r.items() if k != "_move"} for r in rows]})
+        if len(known) < len(rows):  # the best move is not known: the line stops here
+            break
+        move = next(r["_move"] for r in rows if r["best"])
+        line.append(move)
+        state = advance_chance(state.play(move))
+    exact = state.outcome() is not None
+    first = decisions[0] if decisions else None
+    first_value = max((m["score"] for m in first["moves"] if m["exact"]), default=None) if first else None
+    data = {
+        "format": FORMAT, "version": VERSION, "generator": f"solodeck {__version__}",
+        "game": game.name, "deal": deal_to_data(deal), "mode": "open",
+        "status": "solved" if exact else "timeout", "verdict": "valued" if exact else "unknown",
+        "exact": exact, "score": first_value if exact else None,
+        "score_name": game.score_name, "score_sense": game.score_sense, "line": [str(m) for m in line],
+        "players": deal.options.get("players", 2), "stats": {"nodes": solver.nodes}, "decisions": decisions,
+    }
+    validate_hints(data)
+    return data
+
+
 def build_blind_hints(game, deal: Deal, blind_policy) -> dict:
     """Blind mode: play the deal's draws with ``blind_policy`` (solvers/sampling.py) and write, at
     each decision, every move ranked by blind win probability: exact where the expectimax tree
@@ -164,6 +205,10 @@ def verify_hints(game, deal: Deal, data: dict, *, reprove=None) -> str:
         if game.score_name is None:
             return f"ok: the line of {len(data['line'])} moves wins"
         return f"ok: the line of {len(data['line'])} moves wins with {game.score_name or 'score'} {outcome.score}"
+    if claim == "valued":  # several players: the values are guarantees, the line each seat's best
+        if outcome is None:
+            raise SolodeckError("the line does not reach the end of the hand")
+        return f"ok: the line of {len(data['line'])} moves is legal and plays the hand out"
     if claim == "unwinnable":
         if reprove is None or reprove(advance_chance(game.initial_state(deal))) != "unwinnable":
             raise SolodeckError("the claim 'unwinnable' was not confirmed by a new exhaustive search")

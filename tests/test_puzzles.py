@@ -20,6 +20,10 @@ def _puzzles(slow):
 def _check_puzzle(path, meta):
     deal = load_deal(path)
     game = get_game(deal.game)
+    if game.several_players:  # what each seat can guarantee (tests/test_trick_games.py, test_bourbon.py)
+        _lines, data = game.hand_report(deal, game.initial_state(deal), game.solver(Limits(time_limit=600)))
+        assert data["values"] == meta["values"]
+        return
     result = solve_open(game, game.initial_state(deal), Limits(time_limit=600))
     assert result.exact, f"{path.name}: not decided"
     assert result.verdict == meta["verdict"]
@@ -40,7 +44,7 @@ def test_slow_puzzles_with_known_answers(path, meta):
     _check_puzzle(path, meta)
 
 
-@pytest.mark.parametrize("game", [g.name for g in GAMES.values() if g.implemented])
+@pytest.mark.parametrize("game", [g.name for g in GAMES.values() if g.implemented and not g.several_players])
 def test_puzzles_cover_both_directions(game):
     """Every game has puzzles/<game>/ deals with known answers both ways (fast ones)."""
     verdicts = [p.values[1]["verdict"] for p in _puzzles(False) if p.values[0].parent.name == game]

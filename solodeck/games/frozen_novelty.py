@@ -484,7 +484,7 @@ class State(BaseState):
 # -- the game -------------------------------------------------------------------------------------
 class FrozenNovelty(OneDeckGame):
     name = "frozen-novelty"
-    aliases = ("frozen", "foresight")
+    aliases = ("frozen",)
     title = "Frozen Novelty"
     source = "Foresight (House of Slack Games, 2002), seeds/001"
     has_chance = True    # turning a card over: open mode takes the dealt face, blind mode any unseen

@@ -1,0 +1,508 @@
+# The paranoid open-hand search of the Foresight deck's trick games (Foresight, Heartburn): the
+# same rules as solodeck/games/foresight.py's TrickState, and the same value as
+# solvers/paranoid.py (the final score one seat can guarantee against all the others together).
+#
+# Cards are solodeck's ints (suit * 13 + rank - 1, suits S H D C; 52 the Joker); every holding
+# is a 64-bit mask. The search is fail-soft alpha-beta on a do/undo position. Its table holds
+# bounds at trick boundaries only (a trick in progress is searched through), keyed by a Zobrist
+# hash of where every card lies (which seat, hand or Hole) and who leads, together with, in
+# Heartburn, what each seat has taken (its score depends on it). In Foresight a bound is stored
+# relative to the tricks the seat already has, so positions reached by different histories share
+# it. The key is the 64-bit hash itself: two positions are taken as one only if all 64 bits agree.
+
+from libc.stdint cimport uint64_t, int16_t
+from libc.stdlib cimport calloc, free
+from shared cimport (STOP_NONE, STOP_TIME, STOP_STATES, Clock, clock_restart, clock_start, clock_expired,
+                     capacity_for, mix64, next_random)
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+
+DEF JOKER = 52
+DEF MAXSEATS = 6
+DEF INF = 10000
+
+cdef int POWER[53]
+cdef int QS = 11          # Q of spades: suit 0, rank 12
+cdef int TD = 2 * 13 + 9  # T of diamonds
+cdef uint64_t HEARTS = ((<uint64_t>1 << 13) - 1) << 13
+cdef uint64_t POINTS = HEARTS | (<uint64_t>1 << 11) | (<uint64_t>1 << (2 * 13 + 9))
+cdef uint64_t CLUB_ACE = <uint64_t>1 << 39
+
+cdef int _c
+for _c in range(52):
+    POWER[_c] = 14 if _c % 13 == 0 else _c % 13 + 1
+POWER[JOKER] = 1
+
+
+ctypedef struct Entry:
+    uint64_t key
+    int16_t low
+    int16_t high
+
+
+cdef inline int popcount(uint64_t x) noexcept nogil:
+    return __builtin_popcountll(x)
+
+
+cdef inline int lowest(uint64_t x) noexcept nogil:
+    return __builtin_ctzll(x)
+
+
+cdef class Search:
+    """``value(...)``: the paranoid value of ``seat`` at a position given as TrickState's fields,
+    or None when a limit stopped the search (``stopped``: 1 time, 2 states)."""
+
+    cdef int seats, trump, hearts, target
+    cdef int back[53]
+    cdef uint64_t back_mask[4]     # the cards whose back shows suit s
+    cdef uint64_t suit_mask[4]     # the cards of suit s in play (the Joker counts as a trump)
+    cdef uint64_t zob[53][2 * MAXSEATS]
+    cdef uint64_t zlead[MAXSEATS]
+    cdef uint64_t ztarget[MAXSEATS]
+    cdef uint64_t hand[MAXSEATS]
+    cdef uint64_t hole[MAXSEATS]
+    cdef int trick[MAXSEATS]
+    cdef int ntrick, leader, broken, first
+    cdef int tricks[MAXSEATS]
+    cdef int hearts_taken[MAXSEATS]
+    cdef int queen_taken[MAXSEATS]
+    cdef int ten_taken[MAXSEATS]
+    cdef uint64_t hash, rules_hash
+    cdef Entry* table
+    cdef uint64_t capacity, used, max_states
+    cdef Clock clock
+    cdef public uint64_t nodes
+    cdef public int stopped
+
+    def __cinit__(self, double memory_mb=1024.0, double time_limit=0.0, long long max_states=0):
+        cdef uint64_t rng = 0x5EED7A1C
+        cdef int c, l
+        for c in range(53):
+            for l in range(2 * MAXSEATS):
+                self.zob[c][l] = next_random(&rng)
+        for l in range(MAXSEATS):
+            self.zlead[l] = next_random(&rng)
+            self.ztarget[l] = next_random(&rng)
+        from solodeck.games.foresight import BACKS
+        for c in range(53):
+            self.back[c] = BACKS[c]
+        self.capacity = capacity_for(memory_mb, sizeof(Entry), 1 << 12)
+        self.table = <Entry*> calloc(self.capacity, sizeof(Entry))
+        if self.table == NULL:
+            raise MemoryError()
+        self.used = 0
+        self.max_states = max_states
+        self.nodes = 0
+        self.stopped = STOP_NONE
+        clock_restart(&self.clock, time_limit)
+
+    def __dealloc__(self):
+        free(self.table)
+
+    @property
+    def stored(self):
+        return self.used
+
+    def restart_clock(self, time_limit=None):
+        clock_restart(&self.clock, self.clock.limit if time_limit is None else time_limit)
+
+    cdef setup(self, int seats, int trump, bint hearts, hands, holes, int leader, trick, taken, tricks,
+                    bint broken, bint first):
+        cdef int s, c
+        cdef uint64_t t
+        self.seats, self.trump, self.hearts = seats, trump, hearts
+        # the rules are part of every key, so one table serves every trump and both games
+        self.rules_hash = mix64(<uint64_t>(seats * 16 + (trump + 1) * 2 + hearts) + 0x5851F42D4C957F2DULL)
+        for s in range(4):
+            self.back_mask[s] = 0
+            self.suit_mask[s] = ((<uint64_t>1 << 13) - 1) << (13 * s)
+        if trump >= 0:
+            self.suit_mask[trump] |= <uint64_t>1 << JOKER
+        for c in range(53):
+            for s in range(4):
+                if self.back[c] >> s & 1:
+                    self.back_mask[s] |= <uint64_t>1 << c
+        self.hash = 0
+        for s in range(seats):
+            self.hand[s] = hands[s]
+            self.hole[s] = holes[s]
+            self.tricks[s] = tricks[s]
+            t = taken[s]
+            self.hearts_taken[s] = popcount(t & HEARTS)
+            self.queen_taken[s] = <int>(t >> QS & 1)
+            self.ten_taken[s] = <int>(t >> TD & 1)
+            for c in range(53):
+                if self.hand[s] >> c & 1:
+                    self.hash ^= self.zob[c][2 * s]
+                if self.hole[s] >> c & 1:
+                    self.hash ^= self.zob[c][2 * s + 1]
+        self.ntrick = len(trick)
+        for s in range(self.ntrick):
+            self.trick[s] = trick[s]
+        self.leader, self.broken, self.first = leader, broken, first
+
+    def value(self, int seats, int trump, bint hearts, hands, holes, int leader, trick, taken, tricks,
+              bint broken, bint first, int seat, int low, int high):
+        """The value, known to lie in [low, high], found by null-window tests (MTD(f)-style
+        bisection): each asks only "is it at least t?", which alpha-beta cuts far more than a
+        full window, and every test's bounds stay in the table for the next."""
+        self.setup(seats, trump, hearts, hands, holes, leader, trick, taken, tricks, broken, first)
+        self.target = seat
+        self.stopped = STOP_NONE
+        clock_start(&self.clock)
+        cdef int t, v
+        while low < high:
+            t = (low + high + 1) // 2
+            v = self.search(t - 1, t)
+            if self.stopped != STOP_NONE:
+                return None
+            if v >= t:
+                low = v if v < high else high
+            else:
+                high = v if v > low else low
+        return low
+
+    def legal_moves(self, int seats, int trump, bint hearts, hands, holes, int leader, trick, taken, tricks,
+                    bint broken, bint first):
+        """The legal cards of the seat on turn (the kernel-moves contract test)."""
+        self.setup(seats, trump, hearts, hands, holes, leader, trick, taken, tricks, broken, first)
+        cdef uint64_t m = self.playable((leader + self.ntrick) % seats)
+        out = []
+        while m:
+            out.append(lowest(m))
+            m &= m - 1
+        return out
+
+    # -- rules ---------------------------------------------------------------------------------
+    cdef inline int effective_suit(self, int card) noexcept nogil:
+        return self.trump if card == JOKER else card // 13
+
+    cdef uint64_t playable(self, int seat) noexcept nogil:
+        cdef uint64_t hand = self.hand[seat], hole = self.hole[seat], in_suit, allowed, clubs
+        cdef int led
+        if self.ntrick == 0:
+            if not self.hearts:
+                return hand | hole
+            if self.first:
+                clubs = hand & self.suit_mask[3]
+                if clubs == 0:
+                    return hand | hole
+                if clubs & ~CLUB_ACE:
+                    clubs &= ~CLUB_ACE
+                return clubs & (~clubs + 1)
+            if self.broken or not (hand & ~HEARTS):
+                return hand | hole
+            return (hand & ~HEARTS) | hole
+        led = self.effective_suit(self.trick[0])
+        in_suit = hand & self.suit_mask[led] if led >= 0 else 0
+        if in_suit:
+            allowed = in_suit | (hole & self.back_mask[led])
+        else:
+            allowed = hand | hole
+        if self.hearts and self.first and (hand & ~POINTS):
+            allowed &= ~(hand & POINTS)
+            if not allowed:
+                allowed = in_suit
+        return allowed
+
+    cdef int winner_index(self) noexcept nogil:
+        cdef int led = self.effective_suit(self.trick[0]), best = -1, best_i = 0, i, s, strength
+        for i in range(self.seats):
+            s = self.effective_suit(self.trick[i])
+            if s == self.trump and s >= 0:
+                strength = 200 + POWER[self.trick[i]]
+            elif s == led:
+                strength = 100 + POWER[self.trick[i]]
+            else:
+                strength = 0
+            if strength > best:
+                best, best_i = strength, i
+        return best_i
+
+    cdef int points(self, int s) noexcept nogil:
+        return self.hearts_taken[s] + 13 * self.queen_taken[s] - 10 * self.ten_taken[s]
+
+    cdef int final_score(self) noexcept nogil:
+        cdef int s, top = -INF, p
+        if not self.hearts:
+            return self.tricks[self.target]
+        for s in range(self.seats):
+            if self.hearts_taken[s] == 13 and self.queen_taken[s]:
+                return 26 if s == self.target else 0
+        for s in range(self.seats):
+            p = self.points(s)
+            if p > top:
+                top = p
+        if self.hearts_taken[self.target] or self.queen_taken[self.target]:
+            return top - self.points(self.target)
+        return 0
+
+    # -- moves: one card of each set of equivalent cards, as TrickState.search_moves ------------
+    cdef uint64_t reduced(self, int seat, uint64_t allowed) noexcept nogil:
+        cdef uint64_t in_play = 0, out, keep = 0, group, rest
+        cdef int s, suit, c, prev, p, between_ok, q
+        for s in range(self.seats):
+            in_play |= self.hand[s] | self.hole[s]
+        for s in range(self.ntrick):
+            in_play |= <uint64_t>1 << self.trick[s]
+        out = self.hand[seat] | self.hole[seat] | ~in_play
+        if allowed >> JOKER & 1:
+            keep |= <uint64_t>1 << JOKER
+        rest = allowed & ~(<uint64_t>1 << JOKER)
+        while rest:  # one group at a time: the hand's cards, or the Hole cards of one back
+            c = lowest(rest)
+            if self.hand[seat] >> c & 1:
+                group = rest & self.hand[seat]
+            else:
+                group = 0
+                for q in range(52):
+                    if rest >> q & 1 and not self.hand[seat] >> q & 1 and self.back[q] == self.back[c]:
+                        group |= <uint64_t>1 << q
+            rest &= ~group
+            for suit in range(4):
+                prev = -1
+                for p in range(2, 15):  # ascending power within the suit
+                    c = suit * 13 + (0 if p == 14 else p - 1)
+                    if not group >> c & 1:
+                        continue
+                    if prev >= 0 and self.card_points(prev) == self.card_points(c):
+                        between_ok = 1
+                        for q in range(POWER[prev] + 1, p):
+                            if not out >> (suit * 13 + (0 if q == 14 else q - 1)) & 1:
+                                between_ok = 0
+                                break
+                        if between_ok:
+                            prev = c
+                            continue
+                    keep |= <uint64_t>1 << c
+                    prev = c
+        return keep
+
+    cdef inline int card_points(self, int c) noexcept nogil:
+        if not self.hearts:
+            return 0
+        if c == QS:
+            return 13
+        if c == TD:
+            return -10
+        return 1 if c // 13 == 1 else 0
+
+    # -- the search ----------------------------------------------------------------------------
+    cdef uint64_t summary(self) noexcept nogil:
+        """What the value depends on beside the cards and the leader: Heartburn's takes."""
+        cdef uint64_t packed = 0
+        cdef int s
+        if not self.hearts:
+            return 0
+        for s in range(self.seats):
+            packed = packed << 6 | <uint64_t>(self.hearts_taken[s] << 2 | self.queen_taken[s] << 1 | self.ten_taken[s])
+        packed = packed << 2 | <uint64_t>(self.broken << 1 | self.first)
+        return mix64(packed + 0x9E3779B97F4A7C15ULL)
+
+    cdef int search(self, int alpha, int beta):
+        cdef int seat, i, v, best, a, b, low, high, base, left, c, maximising, n, p, suit
+        cdef int order[53]
+        cdef uint64_t moves, key = 0
+        cdef Entry* e = NULL
+        self.nodes += 1
+        if clock_expired(&self.clock, self.nodes, 1023):
+            self.stopped = STOP_TIME
+        if self.stopped != STOP_NONE:
+            return 0
+        seat = (self.leader + self.ntrick) % self.seats
+        base = 0
+        low, high = -INF, INF
+        if self.ntrick == 0:
+            left = 0
+            for i in range(self.seats):
+                left += popcount(self.hand[i] | self.hole[i])
+            if left == 0:
+                return self.final_score()
+            if not self.hearts:  # Foresight: the seat ends with between its tricks and all the rest
+                base = self.tricks[self.target]
+                low, high = self.trump_bounds(base, left // self.seats)
+            key = (self.hash ^ self.rules_hash ^ self.zlead[self.leader] ^ self.ztarget[self.target] ^ self.summary()) | 1
+            e = &self.table[key & (self.capacity - 1)]
+            if e.key == key:
+                low = max(low, e.low + base)
+                high = min(high, e.high + base)
+            if low >= beta or low == high:
+                return low
+            if high <= alpha:
+                return high
+            alpha, beta = max(alpha, low), min(beta, high)
+        a, b = alpha, beta
+        maximising = seat == self.target
+        best = -INF if maximising else INF
+        moves = self.reduced(seat, self.playable(seat))
+        n = self.ordered(seat, moves, order)
+        for i in range(n):
+            v = self.play_and_search(seat, order[i], a, b)
+            if self.stopped != STOP_NONE:
+                return 0
+            if maximising:
+                if v > best:
+                    best = v
+                if v > a:
+                    a = v
+            else:
+                if v < best:
+                    best = v
+                if v < b:
+                    b = v
+            if a >= b:
+                break
+        if e != NULL:
+            if best >= beta:
+                low = max(low, best)
+            elif best <= alpha:
+                high = min(high, best)
+            else:
+                low = high = best
+            if e.key != key:
+                if e.key == 0:
+                    self.used += 1
+                    if self.max_states and self.used >= self.max_states:
+                        self.stopped = STOP_STATES
+                e.key = key
+            e.low = <int16_t>max(-INF, low - base) if low > -INF else -INF
+            e.high = <int16_t>min(INF, high - base) if high < INF else INF
+        return best
+
+    cdef (int, int) trump_bounds(self, int base, int left) noexcept nogil:
+        """Bounds on the target's final tricks from the top trumps still out. The highest trump
+        wins the trick it falls in, whenever that is, and so does each next one below it unless a
+        higher one falls in the same trick. A run of the highest trumps all the target's are
+        tricks of its own (it plays one card a trick); a run all the others' gives them at least
+        one trick for every (seats - 1) cards of it (they may have to drop several on one trick)."""
+        cdef int p, s, c, holder, run_owner = -1, run = 0, i
+        if self.trump < 0:
+            return base, base + left
+        for p in range(14, 0, -1):
+            c = JOKER if p == 1 else self.trump * 13 + (0 if p == 14 else p - 1)
+            holder = -1
+            for s in range(self.seats):
+                if (self.hand[s] | self.hole[s]) >> c & 1:
+                    holder = s
+                    break
+            if holder < 0:
+                continue  # played (or out of play)
+            i = 1 if holder == self.target else 0
+            if run_owner < 0:
+                run_owner = i
+            elif run_owner != i:
+                break
+            run += 1
+        if run_owner == 1:
+            return base + run, base + left
+        if run_owner == 0:
+            return base, base + left - (run + self.seats - 2) // (self.seats - 1)
+        return base, base + left
+
+    cdef int strength(self, int card, int led) noexcept nogil:
+        cdef int s = self.effective_suit(card)
+        if s == self.trump and s >= 0:
+            return 200 + POWER[card]
+        if s == led:
+            return 100 + POWER[card]
+        return 0
+
+    cdef int ordered(self, int seat, uint64_t moves, int* order) noexcept nogil:
+        """The moves best first for the mover's side (the target, or everyone else together):
+        leading, the highest card; following, when the side already wins the trick the lowest
+        card, else the lowest card that takes the lead, then the lowest of the rest."""
+        cdef int n = 0, p, suit, c, i, j, key, led, top = -1, top_seat = -1, mine, beats, tmp
+        cdef int keys[53]
+        for p in range(1, 15):
+            for suit in range(4):
+                if p == 1:
+                    if suit > 0 or not moves >> JOKER & 1:
+                        continue
+                    c = JOKER
+                else:
+                    c = suit * 13 + (0 if p == 14 else p - 1)
+                    if not moves >> c & 1:
+                        continue
+                order[n] = c
+                n += 1
+        if self.ntrick == 0:  # leading: highest first
+            for i in range(n // 2):
+                tmp = order[i]
+                order[i] = order[n - 1 - i]
+                order[n - 1 - i] = tmp
+            return n
+        led = self.effective_suit(self.trick[0])
+        for i in range(self.ntrick):
+            key = self.strength(self.trick[i], led)
+            if key > top:
+                top, top_seat = key, (self.leader + i) % self.seats
+        mine = (top_seat == self.target) == (seat == self.target)
+        for i in range(n):  # ascending power already; winners first when the side is not winning
+            beats = self.strength(order[i], led) > top
+            keys[i] = i + (0 if mine or beats else 100)
+        for i in range(1, n):  # insertion sort on keys
+            key, c, j = keys[i], order[i], i - 1
+            while j >= 0 and keys[j] > key:
+                keys[j + 1], order[j + 1] = keys[j], order[j]
+                j -= 1
+            keys[j + 1], order[j + 1] = key, c
+        return n
+
+    cdef int play_and_search(self, int seat, int c, int alpha, int beta):
+        cdef uint64_t bit = <uint64_t>1 << c
+        cdef int from_hole = 0 if self.hand[seat] & bit else 1
+        cdef int saved_broken = self.broken, saved_first = self.first, saved_leader = self.leader
+        cdef int w, winner, i, v, t
+        cdef int saved_trick[MAXSEATS]
+        if from_hole:
+            self.hole[seat] &= ~bit
+        else:
+            self.hand[seat] &= ~bit
+        self.hash ^= self.zob[c][2 * seat + from_hole]
+        if c != JOKER and c // 13 == 1:
+            self.broken = 1
+        self.trick[self.ntrick] = c
+        self.ntrick += 1
+        if self.ntrick < self.seats:
+            v = self.search(alpha, beta)
+            self.ntrick -= 1
+        else:
+            w = self.winner_index()
+            winner = (self.leader + w) % self.seats
+            for i in range(self.seats):
+                saved_trick[i] = self.trick[i]
+            self.tricks[winner] += 1
+            for i in range(self.seats):
+                t = self.trick[i]
+                if t != JOKER and t // 13 == 1:
+                    self.hearts_taken[winner] += 1
+                elif t == QS:
+                    self.queen_taken[winner] += 1
+                elif t == TD:
+                    self.ten_taken[winner] += 1
+            self.ntrick = 0
+            self.leader = winner
+            self.first = 0
+            v = self.search(alpha, beta)
+            self.leader = saved_leader
+            self.first = saved_first
+            for i in range(self.seats):
+                self.trick[i] = saved_trick[i]
+                t = self.trick[i]
+                if t != JOKER and t // 13 == 1:
+                    self.hearts_taken[winner] -= 1
+                elif t == QS:
+                    self.queen_taken[winner] -= 1
+                elif t == TD:
+                    self.ten_taken[winner] -= 1
+            self.tricks[winner] -= 1
+            self.ntrick = self.seats - 1
+        self.broken = saved_broken
+        self.hash ^= self.zob[c][2 * seat + from_hole]
+        if from_hole:
+            self.hole[seat] |= bit
+        else:
+            self.hand[seat] |= bit
+        return v

@@ -1,0 +1,289 @@
+"""Foresight and Heartburn (the Foresight deck's trick games, every hand open): the rules'
+clauses and worked examples, deal files, the paranoid values against brute-force minimax, the
+kernel against the reference, hint files."""
+import json
+import random
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from solodeck import cards as C
+from solodeck.deals import deal_from_data, load_deal
+from solodeck.errors import DealError, SolodeckError
+from solodeck.games.foresight import (BACKS, NO_TRUMP, KernelParanoid, Play, TrickRules, TrickState, heartburn_scores,
+                                      mask_of, parse_trick_move)
+from solodeck.games.heartburn import first_leader
+from solodeck.hints import build_hand_hints, verify_hints
+from solodeck.registry import get_game
+from solodeck.result import Limits
+from solodeck.solvers.paranoid import ParanoidSolver
+
+ROOT = Path(__file__).resolve().parent.parent
+FORESIGHT, HEARTBURN = get_game("foresight"), get_game("heartburn")
+S, H, D, CL = 0, 1, 2, 3
+
+
+def cards(text):
+    return mask_of(C.parse_cards(text))
+
+
+def state(hands, holes=None, *, trump=S, hearts=False, leader=0, trick="", first=False, broken=False):
+    n = len(hands)
+    holes = holes or [""] * n
+    rules = TrickRules(n, NO_TRUMP if hearts else trump, hearts=hearts)
+    return TrickState(rules, tuple(cards(h) for h in hands), tuple(cards(h) for h in holes), leader,
+                      trick=tuple(C.parse_cards(trick)), first=first, broken=broken)
+
+
+def legal(st):
+    return sorted(str(m) for m in st.legal_moves())
+
+
+def brute(st, seat):
+    """Plain minimax over every legal card: no table, no cuts, no card merging."""
+    outcome = st.outcome()
+    if outcome is not None:
+        return outcome.scores[seat]
+    values = [brute(st.play(m), seat) for m in st.legal_moves()]
+    return max(values) if st.to_move() == seat else min(values)
+
+
+# -- Foresight's rules --------------------------------------------------------------------------
+def test_the_text_example_hole_cards_follow_suit_by_their_backs():
+    """Amy leads the 4♠; Bayani plays his Hole card showing spades on its back, which turns out to
+    be a trump; Colleen, with spades and no such Hole card, must follow from her hand; Dan, void in
+    spades, need not play his Hole card showing spades, plays a higher trump and takes the trick.
+    The text's trump is hearts, but under the default back table no heart's back shows spades, so
+    the example is played with diamonds as trump: the 7♦ and 5♦ show diamonds and spades."""
+    assert BACKS[C.parse_card("7D")] == BACKS[C.parse_card("5D")] == (1 << D) | (1 << S)
+    st = state(["4S 2C", "6S 3C", "9S TS", "8D 6C"], ["", "7D", "", "5D"], trump=D)
+    st = st.play(Play(C.parse_card("4S")))
+    assert legal(st) == ["6S", "7D"]  # a spade from the hand, or the Hole card showing spades
+    st = st.play(Play(C.parse_card("7D")))
+    assert legal(st) == ["9S", "TS"]  # Colleen: spades from the hand only
+    st = st.play(Play(C.parse_card("9S")))
+    assert legal(st) == ["5D", "6C", "8D"]  # Dan is void in spades: anything, not forced into the Hole
+    st = st.play(Play(C.parse_card("8D")))
+    assert st.leader == 3 and st.tricks == (0, 0, 0, 1)  # the highest trump wins
+
+
+def test_a_hole_card_of_another_suit_follows_by_its_back_and_wins_only_as_trump():
+    four_hearts = C.parse_card("4H")  # back: hearts and clubs (the default table)
+    assert BACKS[four_hearts] == (1 << H) | (1 << CL)
+    st = state(["5C 2S", "9C 3S"], ["", "4H"], trump=H)
+    st = st.play(Play(C.parse_card("5C")))
+    assert legal(st) == ["4H", "9C"]  # the 4H shows clubs on its back: it may follow
+    after = st.play(Play(C.parse_card("4H")))
+    assert after.leader == 1  # the 4H is a trump: it wins the club trick
+    st = state(["5C 2S", "9C 3S"], ["", "4H"], trump=S).play(Play(C.parse_card("5C")))
+    assert st.play(Play(C.parse_card("4H"))).leader == 0  # not trump: counts as followed, does not win
+
+
+def test_never_forced_to_play_from_the_hole_and_the_joker_is_the_lowest_trump():
+    st = state(["5C 2S", "3S 7D"], ["", "9C"], trump=S).play(Play(C.parse_card("5C")))
+    assert legal(st) == ["3S", "7D", "9C"]  # void in clubs in the hand: anything
+    st = state(["5S 2D", "JK 7D"], trump=S).play(Play(C.parse_card("5S")))
+    assert legal(st) == ["JK"]  # the Joker is a trump: it must follow a trump lead
+    st = state(["5D 2D", "JK 7S"], trump=S).play(Play(C.parse_card("5D"))).play(Play(C.JOKER))
+    assert st.leader == 1  # the lowest trump still beats the suit led
+    st = state(["2S 2D", "JK 7D"], trump=S).play(Play(C.parse_card("2S"))).play(Play(C.JOKER))
+    assert st.leader == 0  # ... and loses to the 2 of trumps
+
+
+def test_the_leaders_hole_exchange():
+    st = state(["AS 2D", "3S 4D"], ["5H", "6H"], trump=S)
+    st = TrickState(st.rules, st.hands, st.holes, 0, phase="exchange")
+    moves = legal(st)
+    assert moves == sorted(["keep", "exchange 5H for AS", "exchange 5H for 2D"])
+    after = st.play(parse_trick_move("exchange 5H for AS"))
+    assert after.hands[0] == cards("5H 2D") and after.holes[0] == cards("AS") and after.phase == "play"
+    assert st.play(parse_trick_move("keep")).hands == st.hands
+
+
+def test_foresight_scores_are_tricks():
+    st = state(["AS", "KS", "QS"], trump=S)
+    for card in ("AS", "KS", "QS"):
+        st = st.play(Play(C.parse_card(card)))
+    assert st.outcome().scores == (1, 0, 0)
+
+
+# -- Heartburn's rules ---------------------------------------------------------------------------
+def test_the_text_scoring_example():
+    """Aaron 5 hearts and the Q♠ (18), Megan 3 hearts and the T♦ (-7), Cory 5 hearts, Josh nothing:
+    Megan 25, Cory 13, Aaron 0 (the high total), Josh 0 (no bad card)."""
+    aaron = cards("2H 3H 4H 5H 6H QS")
+    megan = cards("7H 8H 9H TD")
+    cory = cards("TH JH QH KH AH")
+    assert heartburn_scores((aaron, megan, cory, 0)) == (0, 25, 13, 0)
+
+
+def test_shooting_the_moon():
+    every_heart = cards(" ".join(r + "H" for r in C.RANKS)) | cards("QS")
+    assert heartburn_scores((every_heart, cards("TD"), 0, 0)) == (26, 0, 0, 0)
+
+
+def test_the_lowest_club_in_a_hand_leads_it():
+    hands = (cards("5C 9C AH"), cards("3C KS"), cards("4D 4C"))
+    assert first_leader(hands) == 1
+    st = state(["5C 9C AH", "3C KS", "4D 4C"], hearts=True, leader=1, first=True)
+    assert legal(st) == ["3C"]
+    with_ace = state(["AC 2C"], hearts=True, first=True)
+    assert legal(with_ace) == ["2C"]  # the Ace is the highest club
+
+
+def test_no_points_on_the_first_trick_unless_the_hand_has_nothing_else():
+    st = state(["2C 5D", "QS 4H 9D", "4H TD"], ["", "", "8H"], hearts=True, first=True)
+    st = st.play(Play(C.parse_card("2C")))
+    assert legal(st) == ["9D"]  # void in clubs: not the Q♠ nor a heart from the hand
+    st = st.play(Play(C.parse_card("9D")))
+    assert legal(st) == ["4H", "8H", "TD"]  # only point cards in the hand: they may go; the Hole may always
+
+
+def test_hearts_are_led_only_once_broken_or_from_the_hole():
+    st = state(["4H 5D", "6D 7D"], ["8H", ""], hearts=True)
+    assert legal(st) == ["5D", "8H"]  # a Hole card may be led (an unseen heart leads by accident)
+    assert legal(state(["4H 5D", "6D 7D"], hearts=True, broken=True)) == ["4H", "5D"]
+    assert legal(state(["4H 5H", "6D 7D"], hearts=True)) == ["4H", "5H"]  # nothing but hearts
+
+
+def test_heartburn_deals_remove_the_texts_cards():
+    for n, removed in ((3, "2D"), (5, "2D 2C"), (6, "2C 2S 2D 3D")):
+        deal = HEARTBURN.new_deal(7, {"players": n})
+        dealt = {c for name in HEARTBURN.piles_for({"players": n}) for c in deal.piles[name]}
+        assert not dealt & set(C.parse_cards(removed)) and len(dealt) == 52 - len(removed.split())
+        assert all(len(deal.piles[f"hole-{s}"]) == 2 for s in range(1, n + 1))
+
+
+# -- deals and files -----------------------------------------------------------------------------
+@pytest.mark.parametrize("players, hole, hand, out", [(3, 4, 13, 1), (4, 3, 10, 0), (5, 2, 8, 2)])
+def test_foresight_seeded_deals(players, hole, hand, out):
+    deal = FORESIGHT.new_deal(11, {"players": players})
+    assert len(deal.piles["trump"]) == 1 and len(deal.piles.get("out", [])) == out
+    for s in range(1, players + 1):
+        assert len(deal.piles[f"hole-{s}"]) == hole and len(deal.piles[f"hand-{s}"]) == hand
+    FORESIGHT.check_piles(dict(deal.piles), "seeded")
+
+
+def test_deal_file_errors_name_the_field(tmp_path):
+    data = {"game": "foresight", "seed": 1}
+    deal = deal_from_data(data)
+    bad = {k: C.format_cards(v) for k, v in deal.piles.items()}
+    bad["hand-1"] = bad["hand-1"].replace(bad["hand-1"].split()[0], bad["hand-2"].split()[0])
+    with pytest.raises(DealError, match="appears twice"):
+        deal_from_data({"game": "foresight", **bad})
+    with pytest.raises(DealError, match="hand-3"):
+        deal_from_data({"game": "foresight", **{k: v for k, v in bad.items() if k != "hand-3"}})
+    with pytest.raises(DealError, match="position.leader"):
+        deal_from_data({"game": "heartburn", "position": {"hand-1": "2C", "hand-2": "3C", "hand-3": "4C",
+                                                          "hand-4": "5C", "leader": 9}})
+    with pytest.raises(DealError, match="same number of cards"):
+        deal_from_data({"game": "heartburn", "position": {"hand-1": "2C 7C", "hand-2": "3C", "hand-3": "4C",
+                                                          "hand-4": "5C"}})
+
+
+def test_the_old_foresight_alias_of_frozen_novelty_says_what_changed(tmp_path):
+    old = tmp_path / "old.toml"
+    old.write_text('game = "foresight"\nseed = 3\ndeck = "AS 2S"\n')
+    with pytest.raises(DealError, match="frozen-novelty"):
+        load_deal(old)
+    assert get_game("frozen").name == "frozen-novelty"
+
+
+# -- the values ----------------------------------------------------------------------------------
+def endgames(game, count=6):
+    """Seeded deals played at random to 2 or 3 cards a seat (any number of players)."""
+    out = []
+    players = FORESIGHT.options["players"][1] if game is FORESIGHT else HEARTBURN.options["players"][1]
+    for seed in range(count):
+        n = players[seed % len(players)]
+        deal = game.new_deal(seed, {"players": n})
+        st = game.initial_state(deal, exchange=False) if game is FORESIGHT else game.initial_state(deal)
+        rng = random.Random(seed)
+        keep = n * (2 + seed % 2) + seed % n  # sometimes in the middle of a trick
+        while st.cards_left() > keep:
+            st = st.play(rng.choice(st.legal_moves()))
+        out.append(st)
+    return out
+
+
+@pytest.mark.parametrize("game", [FORESIGHT, HEARTBURN], ids=["foresight", "heartburn"])
+def test_paranoid_values_equal_brute_force_minimax(game):
+    for st in endgames(game):
+        solver = ParanoidSolver()
+        for seat in range(st.rules.seats):
+            assert solver.value(st, seat) == brute(st, seat), f"{game.name}, seat {seat}\n{st}"
+
+
+@pytest.mark.parametrize("game", [FORESIGHT, HEARTBURN], ids=["foresight", "heartburn"])
+def test_the_kernel_equals_the_reference(game):
+    kernel = game.load_kernel()
+    if kernel is None:
+        pytest.skip("the kernel is not built (or SOLODECK_NO_EXTENSIONS=1)")
+    for st in endgames(game, 10):
+        fast, plain = KernelParanoid(kernel, Limits()), ParanoidSolver()
+        for seat in range(st.rules.seats):
+            assert fast.value(st, seat) == plain.value(st, seat), f"{game.name}, seat {seat}\n{st}"
+        r = st.rules
+        moves = fast.search.legal_moves(r.seats, r.trump, r.hearts, list(st.hands), list(st.holes), st.leader,
+                                        list(st.trick), list(st.taken), list(st.tricks), st.broken, st.first)
+        assert sorted(moves) == sorted(m.card for m in st.legal_moves())
+
+
+def test_search_moves_keep_one_of_each_equivalent_set_and_the_trick_matters():
+    st = state(["9S 8S TS 2D", "JS 3D"], trump=H)
+    assert sorted(str(m) for m in st.search_moves()) == ["2D", "8S"]  # 8-9-10: one card (the lowest); the 2D
+    st2 = state(["9S 3D", "8S TS 2D"], trump=H).play(Play(C.parse_card("9S")))
+    assert sorted(str(m) for m in st2.search_moves()) == ["8S", "TS"]  # the 9S in the trick splits them
+
+
+def test_a_limit_gives_no_value():
+    deal = FORESIGHT.new_deal(3)
+    st = FORESIGHT.initial_state(deal, exchange=False)
+    solver = ParanoidSolver(Limits(max_states=50))
+    assert solver.value(st, 0) is None and solver.stop is not None
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "puzzles").glob("*/endgame-*.toml")), ids=lambda p: p.parent.name + "/" + p.stem)
+def test_endgame_puzzles(path):
+    meta = tomllib.loads(path.read_text())["meta"]
+    deal = load_deal(path)
+    game = get_game(deal.game)
+    st = game.initial_state(deal)
+    assert [brute(st, s) for s in range(st.rules.seats)] == meta["values"]
+    _lines, data = game.hand_report(deal, st, game.solver(Limits(time_limit=30)))
+    assert data["values"] == meta["values"]
+
+
+# -- hint files and the command line -------------------------------------------------------------
+def test_hint_files_value_every_card_and_verify():
+    deal = load_deal(ROOT / "puzzles" / "heartburn" / "endgame-1.toml")
+    data = build_hand_hints(HEARTBURN, deal, HEARTBURN.solver(Limits(time_limit=30)))
+    assert data["verdict"] == "valued" and data["exact"] and data["players"] == 4
+    st = HEARTBURN.initial_state(deal)
+    for decision in data["decisions"]:
+        seat = decision["player"] - 1
+        assert seat == st.to_move()
+        for m in decision["moves"]:
+            assert m["score"] == brute(st.play(parse_trick_move(m["move"])), seat)
+        assert next(m for m in decision["moves"] if m["move"] == decision["played"])["best"]
+        st = st.play(parse_trick_move(decision["played"]))
+    assert verify_hints(HEARTBURN, deal, data).startswith("ok")
+    data["line"] = data["line"][:-1]
+    with pytest.raises(SolodeckError, match="end of the hand"):
+        verify_hints(HEARTBURN, deal, data)
+
+
+def test_cli_solves_a_position_and_deals_by_players(tmp_path):
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "solodeck", *map(str, args)], capture_output=True, text=True)
+
+    proc = cli("solve", ROOT / "puzzles" / "foresight" / "endgame-2.toml", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["values"] == [5, 5, 6]
+    proc = cli("deal", "foresight", "--players", 5, "--seed", 2)
+    assert proc.returncode == 0 and "hand-5" in proc.stdout and "players = 5" in proc.stdout
+    proc = cli("deal", "syndicate", "--players", 3, "--seed", 2)
+    assert proc.returncode == 2 and "players" in proc.stderr
