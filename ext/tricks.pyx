@@ -4,9 +4,10 @@
 #
 # Cards are solodeck's ints (suit * 13 + rank - 1, suits S H D C; 52 the Joker); every holding
 # is a 64-bit mask. The search is fail-soft alpha-beta on a do/undo position. Its table holds
-# bounds at trick boundaries only (a trick in progress is searched through), keyed by a Zobrist
-# hash of where every card lies (which seat, hand or Hole) and who leads, together with, in
-# Heartburn, what each seat has taken (its score depends on it). In Foresight a bound is stored
+# bounds at trick boundaries only (a trick in progress is searched through), keyed by a hash of
+# where every card still out lies, up to the ranks already played (Search.relative_key), who
+# leads and whose value it is, together with, in Heartburn, what each seat has taken (its score
+# depends on it). In Foresight a bound is stored
 # relative to the tricks the seat already has, so positions reached by different histories share
 # it. The key is the 64-bit hash itself: two positions are taken as one only if all 64 bits agree.
 
@@ -40,6 +41,7 @@ ctypedef struct Entry:
     uint64_t key
     int16_t low
     int16_t high
+    int16_t best      # the card that decided the last search here (tried first next time), or -1
 
 
 cdef inline int popcount(uint64_t x) noexcept nogil:
@@ -58,7 +60,6 @@ cdef class Search:
     cdef int back[53]
     cdef uint64_t back_mask[4]     # the cards whose back shows suit s
     cdef uint64_t suit_mask[4]     # the cards of suit s in play (the Joker counts as a trump)
-    cdef uint64_t zob[53][2 * MAXSEATS]
     cdef uint64_t zlead[MAXSEATS]
     cdef uint64_t ztarget[MAXSEATS]
     cdef uint64_t hand[MAXSEATS]
@@ -69,7 +70,8 @@ cdef class Search:
     cdef int hearts_taken[MAXSEATS]
     cdef int queen_taken[MAXSEATS]
     cdef int ten_taken[MAXSEATS]
-    cdef uint64_t hash, rules_hash
+    cdef uint64_t rules_hash
+    cdef int owner[53]             # where each card lies: 1 + 2 * seat + (1 in the Hole), 0 once played
     cdef Entry* table
     cdef uint64_t capacity, used, max_states
     cdef Clock clock
@@ -79,9 +81,6 @@ cdef class Search:
     def __cinit__(self, double memory_mb=1024.0, double time_limit=0.0, long long max_states=0):
         cdef uint64_t rng = 0x5EED7A1C
         cdef int c, l
-        for c in range(53):
-            for l in range(2 * MAXSEATS):
-                self.zob[c][l] = next_random(&rng)
         for l in range(MAXSEATS):
             self.zlead[l] = next_random(&rng)
             self.ztarget[l] = next_random(&rng)
@@ -124,7 +123,8 @@ cdef class Search:
             for s in range(4):
                 if self.back[c] >> s & 1:
                     self.back_mask[s] |= <uint64_t>1 << c
-        self.hash = 0
+        for c in range(53):
+            self.owner[c] = 0
         for s in range(seats):
             self.hand[s] = hands[s]
             self.hole[s] = holes[s]
@@ -135,9 +135,9 @@ cdef class Search:
             self.ten_taken[s] = <int>(t >> TD & 1)
             for c in range(53):
                 if self.hand[s] >> c & 1:
-                    self.hash ^= self.zob[c][2 * s]
+                    self.owner[c] = 1 + 2 * s
                 if self.hole[s] >> c & 1:
-                    self.hash ^= self.zob[c][2 * s + 1]
+                    self.owner[c] = 2 + 2 * s
         self.ntrick = len(trick)
         for s in range(self.ntrick):
             self.trick[s] = trick[s]
@@ -290,6 +290,28 @@ cdef class Search:
         return 1 if c // 13 == 1 else 0
 
     # -- the search ----------------------------------------------------------------------------
+    cdef uint64_t relative_key(self) noexcept nogil:
+        """The position up to the ranks of the cards played: suit by suit, the cards still out in
+        rank order, each by who holds it (a Hole card with its back; in Heartburn with its points).
+        Two positions with the same key play alike card for card (the order of the cards still out
+        is all that decides a trick), so their values are equal: far more positions share an
+        entry than under exact cards (bridge solvers key their tables the same way)."""
+        cdef uint64_t h = 0xCBF29CE484222325ULL, code
+        cdef int suit, p, c
+        for suit in range(4):
+            for p in range(2, 15):
+                c = suit * 13 + (0 if p == 14 else p - 1)
+                if self.owner[c]:
+                    code = <uint64_t>self.owner[c]
+                    if not self.owner[c] & 1:  # in a Hole: its back tells which leads it may follow
+                        code |= <uint64_t>self.back[c] << 4
+                    if self.hearts:
+                        code |= <uint64_t>(self.card_points(c) & 0xFF) << 8
+                    h = (h ^ code) * 0x100000001B3ULL
+            h = (h ^ 0xFF) * 0x100000001B3ULL
+        h = (h ^ <uint64_t>self.owner[JOKER]) * 0x100000001B3ULL
+        return mix64(h)
+
     cdef uint64_t summary(self) noexcept nogil:
         """What the value depends on beside the cards and the leader: Heartburn's takes."""
         cdef uint64_t packed = 0
@@ -302,7 +324,7 @@ cdef class Search:
         return mix64(packed + 0x9E3779B97F4A7C15ULL)
 
     cdef int search(self, int alpha, int beta):
-        cdef int seat, i, v, best, a, b, low, high, base, left, c, maximising, n, p, suit
+        cdef int seat, i, v, best, a, b, low, high, base, left, c, maximising, n, p, suit, decided = -1
         cdef int order[53]
         cdef uint64_t moves, key = 0
         cdef Entry* e = NULL
@@ -323,7 +345,8 @@ cdef class Search:
             if not self.hearts:  # Foresight: the seat ends with between its tricks and all the rest
                 base = self.tricks[self.target]
                 low, high = self.trump_bounds(base, left // self.seats)
-            key = (self.hash ^ self.rules_hash ^ self.zlead[self.leader] ^ self.ztarget[self.target] ^ self.summary()) | 1
+            key = (self.relative_key() ^ self.rules_hash ^ self.zlead[self.leader] ^ self.ztarget[self.target]
+                   ^ self.summary()) | 1
             e = &self.table[key & (self.capacity - 1)]
             if e.key == key:
                 low = max(low, e.low + base)
@@ -338,18 +361,24 @@ cdef class Search:
         best = -INF if maximising else INF
         moves = self.reduced(seat, self.playable(seat))
         n = self.ordered(seat, moves, order)
+        if e != NULL and e.key == key and e.best >= 0:  # the card that decided here last time first
+            for i in range(1, n):
+                if order[i] == e.best:
+                    order[0], order[i] = order[i], order[0]
+                    break
+        decided = order[0] if n else -1
         for i in range(n):
             v = self.play_and_search(seat, order[i], a, b)
             if self.stopped != STOP_NONE:
                 return 0
             if maximising:
                 if v > best:
-                    best = v
+                    best, decided = v, order[i]
                 if v > a:
                     a = v
             else:
                 if v < best:
-                    best = v
+                    best, decided = v, order[i]
                 if v < b:
                     b = v
             if a >= b:
@@ -367,39 +396,39 @@ cdef class Search:
                     if self.max_states and self.used >= self.max_states:
                         self.stopped = STOP_STATES
                 e.key = key
+            e.best = <int16_t>decided
             e.low = <int16_t>max(-INF, low - base) if low > -INF else -INF
             e.high = <int16_t>min(INF, high - base) if high < INF else INF
         return best
 
     cdef (int, int) trump_bounds(self, int base, int left) noexcept nogil:
-        """Bounds on the target's final tricks from the top trumps still out. The highest trump
-        wins the trick it falls in, whenever that is, and so does each next one below it unless a
-        higher one falls in the same trick. A run of the highest trumps all the target's are
-        tricks of its own (it plays one card a trick); a run all the others' gives them at least
-        one trick for every (seats - 1) cards of it (they may have to drop several on one trick)."""
-        cdef int p, s, c, holder, run_owner = -1, run = 0, i
+        """Bounds on the target's final tricks from the trumps still out. A trump higher than
+        every trump of the other side wins the trick it falls in, whenever that is. So each of the
+        target's trumps above all the others' is a trick of its own (it plays one card a trick),
+        and the others' trumps above all the target's give them at least one trick for every
+        (seats - 1) of them (they may have to drop several on one trick)."""
+        cdef uint64_t mine, theirs
+        cdef int s, c, p, best_mine = 0, best_theirs = 0, above_mine = 0, above_theirs = 0
         if self.trump < 0:
             return base, base + left
-        for p in range(14, 0, -1):
+        mine = (self.hand[self.target] | self.hole[self.target]) & self.suit_mask[self.trump]
+        theirs = 0
+        for s in range(self.seats):
+            if s != self.target:
+                theirs |= (self.hand[s] | self.hole[s]) & self.suit_mask[self.trump]
+        for p in range(1, 15):  # ascending: the Joker (power 1), then 2 ... Ace
             c = JOKER if p == 1 else self.trump * 13 + (0 if p == 14 else p - 1)
-            holder = -1
-            for s in range(self.seats):
-                if (self.hand[s] | self.hole[s]) >> c & 1:
-                    holder = s
-                    break
-            if holder < 0:
-                continue  # played (or out of play)
-            i = 1 if holder == self.target else 0
-            if run_owner < 0:
-                run_owner = i
-            elif run_owner != i:
-                break
-            run += 1
-        if run_owner == 1:
-            return base + run, base + left
-        if run_owner == 0:
-            return base, base + left - (run + self.seats - 2) // (self.seats - 1)
-        return base, base + left
+            if mine >> c & 1:
+                best_mine = p
+            if theirs >> c & 1:
+                best_theirs = p
+        for p in range(1, 15):
+            c = JOKER if p == 1 else self.trump * 13 + (0 if p == 14 else p - 1)
+            if mine >> c & 1 and p > best_theirs:
+                above_theirs += 1
+            if theirs >> c & 1 and p > best_mine:
+                above_mine += 1
+        return base + above_theirs, base + left - (above_mine + self.seats - 2) // (self.seats - 1)
 
     cdef int strength(self, int card, int led) noexcept nogil:
         cdef int s = self.effective_suit(card)
@@ -460,7 +489,7 @@ cdef class Search:
             self.hole[seat] &= ~bit
         else:
             self.hand[seat] &= ~bit
-        self.hash ^= self.zob[c][2 * seat + from_hole]
+        self.owner[c] = 0
         if c != JOKER and c // 13 == 1:
             self.broken = 1
         self.trick[self.ntrick] = c
@@ -500,7 +529,7 @@ cdef class Search:
             self.tricks[winner] -= 1
             self.ntrick = self.seats - 1
         self.broken = saved_broken
-        self.hash ^= self.zob[c][2 * seat + from_hole]
+        self.owner[c] = 1 + 2 * seat + from_hole
         if from_hole:
             self.hole[seat] |= bit
         else:

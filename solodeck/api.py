@@ -298,6 +298,22 @@ class Game:
         checks them equal to ``state.legal_moves()`` along random lines."""
         return None
 
+    # -- games of several players (several_players) ---------------------------------------------
+    def solver(self, limits, progress=None):
+        """The engine of each seat's guarantee (``value(state, seat)``, ``move_values(state)``,
+        ``nodes``): solvers/paranoid.py, or the game's compiled one."""
+        from .solvers.paranoid import ParanoidSolver
+
+        return ParanoidSolver(limits, progress)
+
+    def hand_report(self, deal: Deal, state, solver) -> tuple:
+        """(text lines, JSON data) of ``solodeck solve``: every seat's guarantee from ``state``
+        (data["values"], None where a limit stopped the search); games add their own tables."""
+        values = [solver.value(state, seat) for seat in range(deal.options.get("players", 2))]
+        lines = [f"{self.score_name or 'score'} each seat can guarantee against all the others together:"]
+        lines += [f"  seat {s + 1}: {'?' if v is None else v}" for s, v in enumerate(values)]
+        return lines, {"values": values}
+
     def baseline_move(self, state):
         """The baseline policy: a simple rule a person would use. Every game with a blind mode
         has one (rollouts play it)."""

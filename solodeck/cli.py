@@ -453,6 +453,9 @@ def cmd_analyze(args) -> int:
     from .analysis import Settings, analyze, read_rows
 
     game = get_game(args.game)
+    if game.several_players:
+        raise UnsupportedError(f"{game.name} is a game of several players: analyze measures one player's win rate. "
+                               f"`solodeck solve DEAL` gives each seat's guarantee (bench/ measures many deals)")
     if args.mode == "both":
         modes = ["open", "blind"] if "blind" in game.modes else ["open"]
         if len(modes) == 1:

@@ -28,7 +28,7 @@ import pytest
 
 from solodeck import registry
 from solodeck.deals import load_deal
-from solodeck.hints import build_blind_hints, build_hints, write_hints
+from solodeck.hints import build_hand_hints, build_blind_hints, build_hints, write_hints
 from solodeck.result import Limits
 from solodeck.solvers import make_solver
 from solodeck.solvers.sampling import BlindPolicy
@@ -56,7 +56,11 @@ def puzzle_deals(game) -> list:
 
 def open_hints(game) -> dict:
     """An open-mode hint file: the first deal of puzzle_deals whose line the solver finds within
-    OPEN_LIMITS; after OPEN_BUDGET seconds the last file made, even one without decisions."""
+    OPEN_LIMITS; after OPEN_BUDGET seconds the last file made, even one without decisions. Games
+    of several players: their first endgame puzzle, every seat's guarantee along it."""
+    if game.several_players:
+        deal = load_deal(sorted((ROOT / "puzzles" / game.name).glob("*.toml"))[0])
+        return build_hand_hints(game, deal, game.solver(Limits(time_limit=10)))
     start, data = time.monotonic(), None
     for deal in puzzle_deals(game):
         solver = make_solver(game, OPEN_LIMITS)

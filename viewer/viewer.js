@@ -321,7 +321,9 @@
     const data = view.data, decision = data.decisions[view.step];
     const total = data.decisions.length;
     document.body.dataset.step = String(view.step + 1);
-    $("stepinfo").textContent = `decision ${view.step + 1} of ${total}`;
+    // several players: the seat on turn, whose guarantee each move's value is
+    const seat = decision.player ? ` · seat ${decision.player} to play` : "";
+    $("stepinfo").textContent = `decision ${view.step + 1} of ${total}${seat}`;
     $("first").disabled = $("prev").disabled = view.step === 0;
     $("next").disabled = $("last").disabled = view.step === total - 1;
     $("ply").textContent = `before move ${decision.ply + 1}`;

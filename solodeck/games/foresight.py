@@ -442,21 +442,10 @@ class TrickGame(Game):
         """Each seat's paranoid value at ``state`` (None: a limit stopped that search)."""
         return [solver.value(state, seat) for seat in range(state.rules.seats)]
 
-    def hand_report(self, deal, state, solver):
-        """(text lines, JSON data): every seat's guaranteed value from ``state``."""
-        values = self.seat_values(state, solver)
-        lines = [f"{self.score_name} each seat can guarantee against all the others together:"]
-        lines += [f"  seat {s + 1}: {_cell(v)}" for s, v in enumerate(values)]
-        return lines, {"values": values}
-
     def solver(self, limits, progress=None):
         """The kernel's paranoid search when built (same interface), else solvers/paranoid.py."""
-        from ..solvers.paranoid import ParanoidSolver
-
         kernel = self.load_kernel()
-        if kernel is not None:
-            return KernelParanoid(kernel, limits)
-        return ParanoidSolver(limits, progress)
+        return KernelParanoid(kernel, limits) if kernel is not None else super().solver(limits, progress)
 
 
 class KernelParanoid:
