@@ -345,6 +345,7 @@ cdef class Search:
             if not self.hearts:  # Foresight: the seat ends with between its tricks and all the rest
                 base = self.tricks[self.target]
                 low, high = self.trump_bounds(base, left // self.seats)
+                low, high = self.cashing_bounds(low, high)
             key = (self.relative_key() ^ self.rules_hash ^ self.zlead[self.leader] ^ self.ztarget[self.target]
                    ^ self.summary()) | 1
             e = &self.table[key & (self.capacity - 1)]
@@ -429,6 +430,50 @@ cdef class Search:
             if theirs >> c & 1 and p > best_mine:
                 above_mine += 1
         return base + above_theirs, base + left - (above_mine + self.seats - 2) // (self.seats - 1)
+
+    cdef int top_run(self, uint64_t own, uint64_t other, int suit) noexcept nogil:
+        """How many of ``own``'s cards of ``suit`` rank above every card of ``other`` in it."""
+        cdef int p, c, run = 0
+        for p in range(14, 0, -1):
+            c = (JOKER if suit == self.trump else -1) if p == 1 else suit * 13 + (0 if p == 14 else p - 1)
+            if c < 0:
+                continue
+            if other >> c & 1:
+                break
+            if own >> c & 1:
+                run += 1
+        return run
+
+    cdef (int, int) cashing_bounds(self, int low, int high) noexcept nogil:
+        """Quick tricks of the side on lead, when the other side holds no trump (or there are
+        none): a card of the leader's above every card of the other side in its suit wins when
+        led, since the other side can neither beat it nor trump it. The target, winning with its
+        own card, keeps the lead and leads the next: it takes at least the sum, over the suits,
+        of such cards it holds (a lower bound). One of the others on lead is sure of the first
+        such trick only: a partner may have to overtake it and take the lead away (an upper bound
+        one below the tricks left)."""
+        cdef uint64_t target = self.hand[self.target] | self.hole[self.target], others = 0, own, other
+        cdef int s, suit, quick = 0, left = 0
+        for s in range(self.seats):
+            if s != self.target:
+                others |= self.hand[s] | self.hole[s]
+            left += popcount(self.hand[s] | self.hole[s])
+        left //= self.seats
+        if self.leader == self.target:
+            own, other = target, others
+        else:
+            own, other = self.hand[self.leader] | self.hole[self.leader], target
+        if self.trump >= 0 and other & self.suit_mask[self.trump]:
+            return low, high
+        for suit in range(4):
+            quick += self.top_run(own & self.suit_mask[suit], other & self.suit_mask[suit], suit)
+        if quick > left:
+            quick = left
+        if self.leader != self.target and quick > 1:
+            quick = 1
+        if self.leader == self.target:
+            return max(low, self.tricks[self.target] + quick), high
+        return low, min(high, self.tricks[self.target] + left - quick)
 
     cdef int strength(self, int card, int led) noexcept nogil:
         cdef int s = self.effective_suit(card)
