@@ -50,9 +50,10 @@ def main():
     ap.add_argument("--limit", type=float, default=10.0, help="seconds per seat's search (default 10)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--sizes", default="4,6,8,10,13", help="cards a seat holds (13: the whole hand)")
+    ap.add_argument("--games", default="foresight,heartburn")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    for name in ("foresight", "heartburn"):
+    for name in args.games.split(","):
         game = get_game(name)
         kernel = game.load_kernel()
         print(f"== {game.title}: {args.players} players, kernel {'built' if kernel else 'NOT built'}, "
