@@ -304,6 +304,37 @@ def cmd_solve(args) -> int:
 HAND_SECONDS = 10.0  # several players: the default limit of each seat's search
 
 
+class _CountedSearches:
+    """A several-player solver with a tqdm count of its searches on a terminal (a whole
+    Foresight table is a few dozen searches, each up to the time limit)."""
+
+    def __init__(self, solver, quiet):
+        self.solver = solver
+        self.bar = None
+        if not quiet and sys.stderr.isatty():
+            from tqdm import tqdm
+
+            self.bar = tqdm(desc="searches", unit=" search", leave=False, file=sys.stderr)
+
+    @property
+    def nodes(self):
+        return self.solver.nodes
+
+    def value(self, state, seat):
+        value = self.solver.value(state, seat)
+        if self.bar is not None:
+            self.bar.update(1)
+        return value
+
+    def move_values(self, state, seat=None):
+        seat = state.to_move() if seat is None else seat
+        return [(move, self.value(state.play(move), seat)) for move in state.legal_moves()]
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
 def _solve_hand(args, game, deal) -> int:
     """A game of several players, every hand open: what each seat can guarantee (solvers/paranoid.py),
     the game's own tables (Game.hand_report) and, with --hints, every legal move's value for the
@@ -312,11 +343,14 @@ def _solve_hand(args, game, deal) -> int:
     from .solvers import Limits
 
     limits = Limits(args.time_limit or HAND_SECONDS, args.max_states, args.memory)
-    solver = game.solver(limits)
+    solver = _CountedSearches(game.solver(limits), args.quiet or args.json)
     start = time.perf_counter()
     state = game.initial_state(deal)
-    lines, data = game.hand_report(deal, state, solver)
-    hints = build_hand_hints(game, deal, solver) if args.hints else None
+    try:
+        lines, data = game.hand_report(deal, state, solver)
+        hints = build_hand_hints(game, deal, solver) if args.hints else None
+    finally:
+        solver.close()
     seconds = time.perf_counter() - start
     if hints is not None:
         write_hints(hints, args.hints)

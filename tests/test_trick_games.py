@@ -287,3 +287,33 @@ def test_cli_solves_a_position_and_deals_by_players(tmp_path):
     assert proc.returncode == 0 and "hand-5" in proc.stdout and "players = 5" in proc.stdout
     proc = cli("deal", "syndicate", "--players", 3, "--seed", 2)
     assert proc.returncode == 2 and "players" in proc.stderr
+
+
+class HandTrumps:
+    """A stand-in valuer for the table's logic: a seat's value is how many trumps its hand (not its
+    Hole) holds; ``unknown`` seats get None, as after a limit."""
+
+    def __init__(self, unknown=()):
+        self.unknown = set(unknown)
+
+    def value(self, st, seat):
+        if seat in self.unknown:
+            return None
+        trump = st.rules.trump
+        return sum(1 for c in range(53) if st.hands[seat] >> c & 1 and st.rules.effective_suit(c) == trump)
+
+
+def test_the_foresight_table_and_the_leaders_best_exchange():
+    deal = FORESIGHT.new_deal(5)
+    lines, data = FORESIGHT.hand_report(deal, FORESIGHT.initial_state(deal), HandTrumps())
+    dealt = data["trump"]
+    assert list(data["table"])[0] == dealt and len(data["table"]) == 4 + (dealt == "NT")
+    assert any(line.lstrip().startswith("1 ") for line in lines)
+    leader = deal.options["leader"] - 1
+    best = data["exchange"]
+    hole_trumps = sum(1 for c in deal.piles["hole-1"] if C.suit_of(c) == dealt or c == C.JOKER)
+    # taking a Hole trump into the hand for a card that is not one raises the count by one, if it can
+    assert best["value"] == data["table"][dealt][leader] + (1 if hole_trumps and dealt != "NT" else 0)
+    assert best["after"][leader] == best["value"]
+    _lines, data = FORESIGHT.hand_report(deal, FORESIGHT.initial_state(deal), HandTrumps(unknown={2}))
+    assert data["table"][dealt][2] is None and data["exchange"] is None

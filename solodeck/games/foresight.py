@@ -291,10 +291,10 @@ class TrickState(BaseState):
     def picture(self, seen_only: bool = False) -> dict:
         piles = []
         for s in range(self.rules.seats):
-            piles.append(P.pile(f"seat {s + 1}", [P.card(c) for c in _sorted(self.hands[s])], group="hands",
-                                spread=True))
+            seat = f"seat {s + 1}"  # each seat's hand beside its Hole
+            piles.append(P.pile(f"hand {s + 1}", [P.card(c) for c in _sorted(self.hands[s])], group=seat, spread=True))
             piles.append(P.pile(f"hole {s + 1}", [P.card(c, down=True, back=_back_text(c)) for c in _sorted(self.holes[s])],
-                                group="holes", spread=True))
+                                group=seat, spread=True))
         piles.append(P.pile("trick", [P.card(c) for c in self.trick], group="table", spread=True))
         facts = {"to move": f"seat {self.to_move() + 1}",
                  "trump": "none" if self.rules.trump < 0 else C.SUITS[self.rules.trump]}
@@ -492,8 +492,8 @@ class Foresight(TrickGame):
     source = "Foresight (House of Slack Games, 2002), seeds/001"
     score_name = "tricks"
     kernel = "tricks"
-    former_meaning = ("'foresight' named Frozen Novelty until solodeck 0.2: a Frozen Novelty deal file says "
-                      "game = \"frozen-novelty\"")
+    former_meaning = ("'foresight' used to name Frozen Novelty and now names the Foresight trick game: "
+                      "a Frozen Novelty deal file says game = \"frozen-novelty\"")
     options = {"players": (4, (3, 4, 5)), "leader": (1, (1, 2, 3, 4, 5))}
     piles = {"trump": "the card dealt aside: its suit is trump (the Joker: no trump)",
              **seat_piles(5), "out": "the left-over cards, out of play (3 players: 1, 5 players: 2)"}
@@ -566,36 +566,29 @@ class Foresight(TrickGame):
         and every seat's value after it."""
         if deal.position is not None:
             return super().hand_report(deal, state, solver)
-        n = deal.options["players"]
         dealt = self.trump_of(deal)
         trumps = [dealt] + [t for t in (0, 1, 2, 3) if t != dealt]  # the dealt trump's column first
         names = ["NT" if t == NO_TRUMP else C.SUITS[t] for t in trumps]
         table = {name: self.seat_values(self.initial_state(deal, trump=t, exchange=False), solver)
                  for name, t in zip(names, trumps)}
         dealt_name = names[0]
-        if None in table[dealt_name]:  # the exchange is valued only when the dealt trump's row was
-            lines = self._table_lines(deal, table, names, dealt_name)
-            lines.append("the leader's Hole exchange: not valued (the dealt trump's values were not all "
-                         "decided within the limits)")
-            return lines, {"trump": dealt_name, "table": table, "exchange": None}
         lines = self._table_lines(deal, table, names, dealt_name)
-        data = {"trump": dealt_name, "table": table}
+        data = {"trump": dealt_name, "table": table, "exchange": None}
+        if None in table[dealt_name]:  # the exchange is valued only once the dealt trump's row is
+            lines.append("the leader's Hole exchange: not valued (the dealt trump's row was not all "
+                         "decided within the limits)")
+            return lines, data
         leader = state.to_move()
-        best, values = None, {}
-        for move in state.legal_moves():  # the exchange, under the dealt trump
-            values[move] = solver.value(state.play(move), leader)
-        known = [(v, str(m)) for m, v in values.items() if v is not None]
-        if len(known) == len(values):
-            best_value = max(v for v, _m in known)
-            best = next(m for m, v in values.items() if v == best_value)
-            after = self.seat_values(state.play(best), solver)
-            lines.append(f"the leader's best Hole exchange: {best} -> seat {leader + 1} guarantees {best_value}; "
-                         "after it: " + ", ".join(f"seat {s + 1} {_cell(v)}" for s, v in enumerate(after)))
-            data["exchange"] = {"best": str(best), "value": best_value, "after": after}
-        else:
-            lines.append(f"the leader's Hole exchange: {len(values) - len(known)} of {len(values)} choices not "
-                         "decided within the limits")
-            data["exchange"] = None
+        values = {move: solver.value(state.play(move), leader) for move in state.legal_moves()}
+        if None in values.values():
+            unknown = sum(v is None for v in values.values())
+            lines.append(f"the leader's Hole exchange: {unknown} of {len(values)} choices not decided within the limits")
+            return lines, data
+        best = max(values, key=values.get)  # the first of the best, in the listed order
+        after = self.seat_values(state.play(best), solver)
+        lines.append(f"the leader's best Hole exchange: {best} -> seat {leader + 1} guarantees {values[best]}; "
+                     "after it: " + ", ".join(f"seat {s + 1} {_cell(v)}" for s, v in enumerate(after)))
+        data["exchange"] = {"best": str(best), "value": values[best], "after": after}
         return lines, data
 
 
