@@ -23,6 +23,7 @@ from . import cards as C
 class Outcome:
     won: bool
     score: int | None = None  # the game's score, if it has one (see Game.score_sense)
+    scores: tuple | None = None  # games of several players (Game.several_players): each seat's score
 
 
 @dataclass
@@ -79,6 +80,15 @@ class State:
         """A canonical hashable for transposition tables: equal keys, equal values (symmetries
         may be folded in: then moves found from one state may need ``transfer_line``)."""
         raise NotImplementedError
+
+    def to_move(self) -> int:
+        """The seat (0-based) whose move it is, in games of several players (Game.several_players)."""
+        return 0
+
+    def seat_bounds(self, seat: int):
+        """(lowest, highest) final score ``seat`` can still end with whatever anyone plays, or None
+        (unknown): lets solvers/paranoid.py cut. Games of several players override it."""
+        return None
 
     @property
     def won(self) -> bool:
@@ -234,12 +244,20 @@ class Game:
                                  # positions repeat, solvers/reach.py searches (games without a score)
     options: dict = {}           # option name -> (default, allowed values)
     piles: dict = {}             # pile name -> description, for errors and docs
+    several_players: bool = False  # a game of several players, analysed with every hand open
+                                 # (solvers/paranoid.py: what each seat can guarantee against all the
+                                 # others together); its states give to_move() and Outcome.scores
     kernel: str | None = None    # its compiled kernel: solodeck.ext.<kernel> (ext/<kernel>.pyx)
     model: str | None = None     # its CP-SAT model: solodeck.encodings.<model> (encodings/<model>.py)
 
     # -- deals -------------------------------------------------------------------------------
     def seeded_piles(self, seed: int, options: dict) -> dict:
         raise UnsupportedError(f"{self.name}: not implemented yet")
+
+    def piles_for(self, options: dict) -> list:
+        """The piles a deal with these options has (some games' piles depend on an option, such as
+        the number of players): every one of ``piles`` by default."""
+        return list(self.piles)
 
     def check_piles(self, piles: dict, source: str) -> None:
         """Raise DealError unless every pile holds exactly the cards it must."""

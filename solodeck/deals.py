@@ -81,8 +81,9 @@ def deal_from_data(data: dict, source: str = "<deal>") -> Deal:
         if not isinstance(value, str):
             raise DealError(source, name, "expected a string of cards, top card first (e.g. \"AS 7H TD\")")
         piles[name] = parse_cards(value, source=source, field=name)
-    if seed is None and len(piles) < len(game.piles):
-        missing = [n for n in game.piles if n not in piles]
+    needed = game.piles_for(options)
+    if seed is None and any(n not in piles for n in needed):
+        missing = [n for n in needed if n not in piles]
         raise DealError(source, missing[0], "missing: give the pile (top card first) or a seed")
     if seed is not None:
         for name, cards in game.seeded_piles(seed, options).items():
@@ -97,7 +98,7 @@ def deal_to_toml(deal: Deal, game: Game, comment: str = "") -> str:
     lines.append(f'game = "{deal.game}"')
     if deal.seed is not None:
         lines.append(f"seed = {deal.seed}")
-    for name in game.piles:
+    for name in game.piles_for(deal.options):
         lines.append(f'{name} = "{format_cards(deal.piles[name])}"')
     if deal.options:
         lines.append("")
