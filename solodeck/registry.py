@@ -18,7 +18,6 @@ from .errors import UnknownGameError, UnsupportedError
 # (name, aliases, title) of the seed games still to come.
 PLANNED = [
     ("heartburn", (), "Heartburn (Foresight deck)"),
-    ("bourbon", (), "Bourbon (Foresight deck)"),
 ]
 
 
