@@ -446,7 +446,13 @@ def test_move_count_regression():
 PUZZLE_FILES = sorted((PUZZLES / "bourbon").glob("*.toml"))
 
 
-@pytest.mark.parametrize("path", PUZZLE_FILES, ids=[p.stem for p in PUZZLE_FILES])
+def _puzzle_params():
+    for path in PUZZLE_FILES:
+        slow = tomllib.loads(path.read_text())["meta"].get("slow", False)
+        yield pytest.param(path, id=path.stem, marks=[pytest.mark.slow] if slow else [])
+
+
+@pytest.mark.parametrize("path", list(_puzzle_params()))
 def test_puzzles_with_known_values(path):
     meta = tomllib.loads(path.read_text())["meta"]
     deal = load_deal(path)
