@@ -219,6 +219,16 @@ def test_knock_scoring_against_the_brute_force():
             continue
         assert knock_net(k, o) == brute_knock_net(k, o) == knock_report(k, o)["net"], C.format_cards(cards)
         checked += 1
+    # against bourbon knocks, the other's choice between fewer deadwood and more face cards melded
+    bourbon = m("2S 3S 4S 7H 8H 9H 5D 5C 5H 5S")
+    rest = [c for c in range(52) if not bourbon >> c & 1 and c % 13 >= 7]  # 8s to kings: dense, faces
+    trade_offs = 0
+    for _ in range(150):
+        o = B.mask_of(rng.sample(rest, 10))
+        replies = [3 * n - (20 + d) for d, n in B.frontier(o)]
+        trade_offs += max(replies) != min(replies)
+        assert knock_net(bourbon, o) == brute_knock_net(bourbon, o) == knock_report(bourbon, o)["net"]
+    assert trade_offs, "no hand where the other's best spread is not its least deadwood"
 
 
 def test_knock_only_with_ten_or_less_deadwood_after_the_discard():

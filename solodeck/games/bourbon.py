@@ -257,7 +257,7 @@ def knock_net(knocker: int, other: int) -> int:
     for melds, dk in arrangements(knocker, KNOCK_LIMIT):
         fk = sum(faces(m) for m in melds)
         if dk == 0:  # bourbon: no lay-offs, no undercut
-            reply = min(-(BOURBON_BONUS + d) + FACE_BONUS * n for d, n in frontier(other))
+            reply = max(FACE_BONUS * n - (BOURBON_BONUS + d) for d, n in frontier(other))
         else:
             reply = None
             for laid in layoff_sets(melds, other):
