@@ -444,36 +444,56 @@ cdef class Search:
                 run += 1
         return run
 
+    cdef int safe_leads(self, int p, int suit, int k) noexcept nogil:
+        """Of ``k`` leads of ``suit`` in a row, how many player ``p`` surely cannot trump: all of
+        them if p holds no trump (or the suit is trumps); else as many as p's hand holds cards of
+        the suit (p must follow each, from the hand or with a Hole card showing the suit, and
+        never runs out), unless a Hole card of p showing the suit is a trump (it may follow and
+        trump at once): then none."""
+        cdef uint64_t held = self.hand[p] | self.hole[p], trumps
+        cdef int n
+        if self.trump < 0 or suit == self.trump:
+            return k
+        trumps = held & self.suit_mask[self.trump]
+        if not trumps:
+            return k
+        if self.hole[p] & self.back_mask[suit] & trumps:
+            return 0
+        n = popcount(self.hand[p] & self.suit_mask[suit])
+        return n if n < k else k
+
     cdef (int, int) cashing_bounds(self, int low, int high) noexcept nogil:
-        """Quick tricks of the side on lead, when the other side holds no trump (or there are
-        none): a card of the leader's above every card of the other side in its suit wins when
-        led, since the other side can neither beat it nor trump it. The target, winning with its
-        own card, keeps the lead and leads the next: it takes at least the sum, over the suits,
-        of such cards it holds (a lower bound). One of the others on lead is sure of the first
-        such trick only: a partner may have to overtake it and take the lead away (an upper bound
-        one below the tricks left)."""
-        cdef uint64_t target = self.hand[self.target] | self.hole[self.target], others = 0, own, other
-        cdef int s, suit, quick = 0, left = 0
+        """Quick tricks of the side on lead. A card of the leader's above every card of the other
+        side in its suit wins when led, unless the other side trumps it (safe_leads). The target,
+        winning with its own card, keeps the lead: for each suit it takes at least as many such
+        cards as every other player surely cannot trump, and following one suit never costs the
+        others the cards of another, so the suits add up (a lower bound). One of the others on
+        lead is sure of one such trick only: a partner may have to overtake it and take the lead
+        away (an upper bound one below the tricks left)."""
+        cdef uint64_t target = self.hand[self.target] | self.hole[self.target], others = 0, own
+        cdef int s, suit, k, safe, quick = 0, left = 0
         for s in range(self.seats):
             if s != self.target:
                 others |= self.hand[s] | self.hole[s]
             left += popcount(self.hand[s] | self.hole[s])
         left //= self.seats
         if self.leader == self.target:
-            own, other = target, others
-        else:
-            own, other = self.hand[self.leader] | self.hole[self.leader], target
-        if self.trump >= 0 and other & self.suit_mask[self.trump]:
-            return low, high
-        for suit in range(4):
-            quick += self.top_run(own & self.suit_mask[suit], other & self.suit_mask[suit], suit)
-        if quick > left:
-            quick = left
-        if self.leader != self.target and quick > 1:
-            quick = 1
-        if self.leader == self.target:
+            for suit in range(4):
+                k = self.top_run(target & self.suit_mask[suit], others & self.suit_mask[suit], suit)
+                for s in range(self.seats):
+                    if k and s != self.target:
+                        safe = self.safe_leads(s, suit, k)
+                        k = safe if safe < k else k
+                quick += k
+            if quick > left:
+                quick = left
             return max(low, self.tricks[self.target] + quick), high
-        return low, min(high, self.tricks[self.target] + left - quick)
+        own = self.hand[self.leader] | self.hole[self.leader]
+        for suit in range(4):
+            if self.top_run(own & self.suit_mask[suit], target & self.suit_mask[suit], suit) \
+                    and self.safe_leads(self.target, suit, 1):
+                return low, min(high, self.tricks[self.target] + left - 1)
+        return low, high
 
     cdef int strength(self, int card, int led) noexcept nogil:
         cdef int s = self.effective_suit(card)

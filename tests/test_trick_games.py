@@ -194,13 +194,15 @@ def test_the_old_foresight_alias_of_frozen_novelty_says_what_changed(tmp_path):
 
 # -- the values ----------------------------------------------------------------------------------
 def endgames(game, count=6):
-    """Seeded deals played at random to 2 or 3 cards a seat (any number of players)."""
+    """Seeded deals played at random to 2 or 3 cards a seat (any number of players; Foresight
+    under each trump in turn)."""
     out = []
     players = FORESIGHT.options["players"][1] if game is FORESIGHT else HEARTBURN.options["players"][1]
     for seed in range(count):
         n = players[seed % len(players)]
         deal = game.new_deal(seed, {"players": n})
-        st = game.initial_state(deal, exchange=False) if game is FORESIGHT else game.initial_state(deal)
+        st = (game.initial_state(deal, trump=seed % 4, exchange=False) if game is FORESIGHT  # every trump suit
+              else game.initial_state(deal))
         rng = random.Random(seed)
         keep = n * (2 + seed % 2) + seed % n  # sometimes in the middle of a trick
         while st.cards_left() > keep:
