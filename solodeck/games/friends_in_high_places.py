@@ -32,7 +32,7 @@ from .. import picture as P
 from ..api import NO_WIN, Deal, Game, Outcome, advance_chance, check_exact_pile, check_position_fields, position_piles
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
-from ..result import Limits, SearchStopped, finish_open
+from ..result import Limits, SearchStopped, StopReason, finish_open
 from ..shuffle import shuffled
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)        # solodeck.cards' suit order
@@ -556,10 +556,32 @@ class FriendsInHighPlaces(Game):
     def parse_move(self, text):
         return parse_move(text)
 
+    kernel = "friends_in_high_places"  # ext/friends_in_high_places.pyx: TurnSolver's search in C
+
     def fast_solver(self, limits, progress=None):
-        """The search by whole turns (TurnSolver, below): iterative deepening on the turn of the
-        win, where the generic search over single moves does not finish a deal."""
-        return TurnSolver(self, limits, progress)
+        """The search by whole turns: iterative deepening on the turn of the win, where the
+        generic search over single moves does not finish a deal. Compiled (KernelSolver) when the
+        kernel is built, else TurnSolver in Python."""
+        kernel = self.load_kernel()
+        if kernel is None:
+            return TurnSolver(self, limits, progress)
+        return KernelSolver(self, kernel, limits, progress)
+
+    def kernel_moves(self, state):
+        """The kernel's reading of the rules (ext/friends_in_high_places.pyx legal_moves) as
+        moves, at an intrigue or an influence; None without the kernel."""
+        kernel = self.load_kernel()
+        if kernel is None or state.step not in (INTRIGUE, INFLUENCE) or state.end is not None:
+            return None
+        out = []
+        for m in kernel.legal_moves(3 if state.step == INTRIGUE else 4, state.hand, state.court, state.royal_family):
+            if m[0] == "remove":
+                out.append(Move("remove", tuple(m[1])))
+            elif m[0] == "acquire":
+                out.append(Move("acquire", tuple(m[1]), m[2]))
+            else:
+                out.append(PASS)
+        return out
 
     def baseline_move(self, state):
         """The baseline, a rule a person would use: aim at the best court card the hand can take
@@ -792,3 +814,89 @@ class TurnSolver:
         if self.progress is not None:
             self.progress(self.nodes)
         self.limits.check(self.deadline, len(self.failed))
+
+
+class KernelSolver(TurnSolver):
+    """TurnSolver's iterative deepening run by the compiled kernel (ext/friends_in_high_places.pyx)
+    from an intrigue, with the kernel's stronger bound; a position given at its influence is
+    finished turn by turn here as in TurnSolver. The kernel returns its line as (cards removed,
+    court card acquired) per turn; the moves are rebuilt here and replayed under the rules by
+    finish_open before anything is printed."""
+
+    def __init__(self, game, kernel, limits: Limits | None = None, progress=None):
+        super().__init__(game, limits, progress)
+        self.kernel_module = kernel
+        self.search, self._nodes_before = None, 0
+
+    @property
+    def stored_count(self):
+        return self.search.stored if self.search is not None else 0
+
+    best = None
+
+    LONGEST = 64  # no game lasts this many turns: a search by this turn is cut only by a loss
+
+    def solve(self, state):
+        """As TurnSolver.solve, but a limit keeps the best win found so far (winnable, its
+        score unproven) instead of answering unknown."""
+        start = time.perf_counter()
+        state = advance_chance(state)
+        self.best, stop = None, None
+        try:
+            found = self._deepen(state)
+        except SearchStopped as stopped:
+            found, stop = self.best, stopped.reason
+        return finish_open(self.game, state, found or [], won=found is not None, stop=stop, nodes=self.nodes,
+                           stored=self.stored_count, start=start, engine="turns-kernel")
+
+    def _deepen(self, state):
+        """The fewest-turns winning line from ``state``, or None when no win exists. From an
+        intrigue the kernel searches downwards: the first win by turn LONGEST, then a win by one
+        turn less than the best so far, until a search fails: that failure proves the best (or,
+        with no win at all, that none exists). SearchStopped at a limit (``self.best`` keeps
+        the best line found)."""
+        if state.outcome() is not None:
+            return [] if state.outcome().won else None
+        if state.step == INFLUENCE:
+            return self._from_influence(state)
+        if self.scope != state.table_scope() or self.search is None:
+            self.scope = state.table_scope()
+            self._nodes_before = self.nodes
+            self.search = self.kernel_module.Search(state.seed, state.options[0], state.options[1],
+                                                    self.limits.memory_mb, 0.0, self.limits.max_states or 0)
+        self.search.restart_clock(self.limits.time_limit or 0.0)
+        args = (flat(state.deck), state.discard, state.shuffles, flat(state.court_deck), state.court_discard,
+                state.court_shuffles, state.hand, state.court, state.turn)
+        best, threshold = None, state.turn + self.LONGEST
+        while True:
+            try:
+                line, _cut = self.search.within(*args, threshold)
+            except self.kernel_module.Stopped:
+                self.best = None if best is None else self._moves(state, best)
+                raise SearchStopped(StopReason.from_code(self.search.stopped)) from None
+            finally:
+                self.nodes = self._nodes_before + self.search.nodes
+            if line is None:
+                break
+            best, threshold = line, state.turn + len(line) - 2
+        return None if best is None else self._moves(state, best)
+
+    @staticmethod
+    def _moves(state, line):
+        """The kernel's line as moves from ``state`` (an intrigue)."""
+        moves = []
+        for removed, target in line:
+            if target == KING_OF_DIAMONDS:
+                others = sorted(c for c in state.court if c != KING_OF_DIAMONDS)
+                intrigue = Move("remove", tuple(others[:2]))
+            else:
+                intrigue = Move("remove", tuple(sorted(removed)))
+            middle = state.play(intrigue)
+            if target < 0:
+                influence = PASS
+            else:
+                influence = min((m for m in middle.legal_moves() if m.kind == "acquire" and m.target == target),
+                                key=lambda m: (len(m.cards), m.cards))
+            moves += [intrigue, influence]
+            state = advance_chance(middle.play(influence))
+        return moves
