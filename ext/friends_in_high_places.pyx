@@ -214,6 +214,7 @@ cdef class Search:
     cdef Clock clock
     cdef public uint64_t nodes
     cdef public int stopped
+    cdef public int order_mode
     cdef bint cut
     cdef Child line[MAXDEPTH]
     cdef int line_len
@@ -229,6 +230,7 @@ cdef class Search:
         self.max_states = max_states
         self.nodes = 0
         self.stopped = STOP_NONE
+        self.order_mode = 1
         clock_restart(&self.clock, time_limit)
 
     def __dealloc__(self):
@@ -484,6 +486,89 @@ cdef class Search:
             return NO_WIN
         return self.court_time(n, KD, max(tp, rp), rc, ty)
 
+    # -- the count of acquisitions -----------------------------------------------------------
+    cdef int reach(self, int* tops, uint64_t aces, int s, bint royal_king) noexcept nogil:
+        """The highest worth of a suit-s card that 4 cards with these per-suit best values can
+        acquire (the reference's _reach: its own ace counted as one more)."""
+        cdef int best = 0, own4, own3, b
+        own4 = tops[4 * s] + tops[4 * s + 1] + tops[4 * s + 2] + tops[4 * s + 3]
+        own3 = own4 - tops[4 * s + 3]
+        if tops[4 * s]:
+            best = own4
+            if aces >> s & 1 and own3 + 1 > best:
+                best = own3 + 1
+        if SPHERE[s] > 0 and not royal_king:
+            b = BELOW[s]
+            if tops[4 * b]:
+                own4 = tops[4 * b] + tops[4 * b + 1] + tops[4 * b + 2] + tops[4 * b + 3]
+                own3 = own4 - tops[4 * b + 3]
+                if own4 // 2 > best:
+                    best = own4 // 2
+                if aces >> s & 1 and own3 // 2 + 1 > best:
+                    best = own3 // 2 + 1
+        return best
+
+    cdef bint ready_within(self, int* tops, uint64_t aces, int* avail, int d) noexcept nogil:
+        """Can the K♦ be acquired after at most d acquisitions, when any 4 owned cards make a hand
+        and every court card in play can be taken at any turn (the reference's
+        acquisitions_needed)? Per suit only the highest card that can be taken is tried."""
+        cdef int s, r, v, i, savail
+        cdef int saved[4]
+        if self.reach(tops, aces, DIAMONDS, self.royal) >= 13:
+            return True
+        if d == 0:
+            return False
+        for s in range(4):
+            r = self.reach(tops, aces, s, False)
+            v = min(r, 12)
+            while v >= 2 and not avail[s] >> (v - 1) & 1:
+                v -= 1
+            if v < 2:
+                continue
+            for i in range(4):
+                saved[i] = tops[4 * s + i]
+            savail = avail[s]
+            avail[s] &= ~(1 << (v - 1))
+            # insert v among the best 4 (descending)
+            for i in range(4):
+                if v > tops[4 * s + i]:
+                    r = tops[4 * s + i]
+                    tops[4 * s + i] = v
+                    v = r
+            if self.ready_within(tops, aces, avail, d - 1):
+                for i in range(4):
+                    tops[4 * s + i] = saved[i]
+                avail[s] = savail
+                return True
+            for i in range(4):
+                tops[4 * s + i] = saved[i]
+            avail[s] = savail
+        return False
+
+    cdef bint count_allows(self, Node* n, int d) noexcept nogil:
+        """False when more than d acquisitions are needed before the K♦ (ready_within)."""
+        cdef int tops[16]
+        cdef int avail[4]
+        cdef uint64_t owned = n.hand | n.pdis, inplay = n.court | n.cdis, aces = 0
+        cdef int i, s, v, k
+        for i in range(n.dn):
+            owned |= 1ULL << n.deck[i]
+        for i in range(n.cn):
+            inplay |= 1ULL << n.cdeck[i]
+        inplay &= ~(1ULL << KD)
+        for s in range(4):
+            if owned >> (13 * s) & 1:
+                aces |= 1ULL << s
+            k = 0
+            for i in range(4):
+                tops[4 * s + i] = 0
+            for v in range(12, 0, -1):
+                if k < 4 and owned >> (13 * s + v) & 1:
+                    tops[4 * s + k] = v + 1
+                    k += 1
+            avail[s] = <int>((inplay >> (13 * s)) & 0x1FFF)
+        return self.ready_within(tops, aces, avail, d)
+
     # -- the table ---------------------------------------------------------------------------
     cdef void keys(self, Node* n, int left, uint64_t* ka, uint64_t* kb) noexcept nogil:
         cdef uint64_t a = 0x243F6A8885A308D3ULL, b = 0x13198A2E03707344ULL
@@ -565,10 +650,10 @@ cdef class Search:
                     if court[i] == KD or court[j] == KD:
                         continue
                     removed = (1ULL << court[i]) | (1ULL << court[j])
-                    x = 0
+                    x = 0 if self.order_mode != 1 else 40
                 elif i >= nc and j == i + 1:
                     removed = 1ULL << hand[i - nc]
-                    x = 1
+                    x = 1 if self.order_mode == 0 else (0 if self.order_mode == 1 else 1 + hand[i - nc] % 13 + (SPHERE[hand[i - nc] // 13] * 13 if self.order_mode == 3 else 0))
                 else:
                     continue
                 h = n.hand & ~removed
@@ -580,7 +665,7 @@ cdef class Search:
                     if c != KD and can_take(h, c, self.royal):
                         out[count].removed = removed
                         out[count].target = c
-                        out[count].order = -(SPHERE[c // 13] * 16 + c % 13 + 1) * 4 + x
+                        out[count].order = -(SPHERE[c // 13] * 16 + c % 13 + 1) * 64 + x
                         count += 1
                 out[count].removed = removed
                 out[count].target = -1
@@ -613,6 +698,8 @@ cdef class Search:
         b = self.bound(n)
         if b <= threshold and b != n.turn:
             b = max(b, self.chain_bound(n))
+            if b <= threshold and threshold - n.turn < 6 and not self.count_allows(n, threshold - n.turn):
+                b = threshold + 1
         if b == NO_WIN:
             return 0
         if b > threshold:
@@ -650,7 +737,8 @@ cdef class Search:
                 if r == 1:
                     self.line[depth] = kids[i]
                 return r
-        self.store(ka, kb, left if self.cut else INF_LEFT)
+        # lost whatever the turns only if nothing was cut and the key holds both discard piles
+        self.store(ka, kb, INF_LEFT if not self.cut and 1 + n.dn // 4 < left and 1 + n.cn // 4 < left else left)
         if self.max_states and self.used >= self.max_states:
             self.stopped = STOP_STATES
             return -1
