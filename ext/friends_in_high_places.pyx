@@ -394,11 +394,13 @@ cdef class Search:
                         best = k
         return best
 
-    cdef int chain_bound(self, Node* n) noexcept nogil:
+    cdef int chain_bound(self, Node* n, int cap) noexcept nogil:
         """The first turn the K♦ can be acquired when each card needs its payers in hand and the
         court card itself in the court (court_time), an acquired card comes back no sooner than
         the next player reshuffle, and the turns before that reshuffle use their known hands.
-        Relaxed: any cards owned by a turn may share a hand, many acquisitions a turn."""
+        Relaxed: any cards owned by a turn may share a hand, many acquisitions a turn. A card
+        that cannot be in a hand by turn ``cap`` is not followed (it cannot pay for a K♦ taken by
+        then): the answer is then exact up to cap, and cap + 1 stands for anything later."""
         cdef int t = n.turn
         cdef int rp = t + 1 + n.dn // 4
         cdef int rc = t + 1 + n.cn // 4
@@ -478,12 +480,12 @@ cdef class Search:
                 if tp >= NO_WIN:
                     continue
                 a = self.court_time(n, y, max(tp, rp), rc, ty) + 1
-                if a < E[y]:
+                if a < E[y] and a <= cap:
                     E[y] = a
                     changed = True
         tp = self.pay_time(KD, E, ct, c4, c3, cn)
         if tp >= NO_WIN:
-            return NO_WIN
+            return NO_WIN if cap >= NO_WIN else cap + 1
         return self.court_time(n, KD, max(tp, rp), rc, ty)
 
     # -- the count of acquisitions -----------------------------------------------------------
@@ -696,10 +698,13 @@ cdef class Search:
             self.stopped = STOP_TIME
             return -1
         b = self.bound(n)
-        if b <= threshold and b != n.turn:
-            b = max(b, self.chain_bound(n))
-            if b <= threshold and threshold - n.turn < 6 and not self.count_allows(n, threshold - n.turn):
+        if b <= threshold and b != n.turn:  # the dearer bounds, the cheapest first
+            if threshold - n.turn < 4 and not self.count_allows(n, threshold - n.turn):
                 b = threshold + 1
+            else:
+                b = max(b, self.chain_bound(n, threshold))
+                if b <= threshold and 4 <= threshold - n.turn < 6 and not self.count_allows(n, threshold - n.turn):
+                    b = threshold + 1
         if b == NO_WIN:
             return 0
         if b > threshold:
@@ -771,7 +776,10 @@ cdef class Search:
                  int turn):
         """The kernel's lower bound on the turn of the win (NO_WIN: 10000) at an intrigue."""
         cdef Node n = self.make(deck, discard, shuffles, court_deck, court_discard, court_shuffles, hand, court, turn)
-        return self.bound(&n)
+        cdef int b = self.bound(&n)
+        if b != n.turn and b != NO_WIN:
+            b = max(b, self.chain_bound(&n, NO_WIN))
+        return b
 
     def within(self, deck, discard, int shuffles, court_deck, court_discard, int court_shuffles, hand, court,
                int turn, int threshold):

@@ -849,12 +849,19 @@ class KernelSolver(TurnSolver):
         return finish_open(self.game, state, found or [], won=found is not None, stop=stop, nodes=self.nodes,
                            stored=self.stored_count, start=start, engine="turns-kernel")
 
+    FIRST_SLICE = 0.05  # seconds of the first narrowing questions (doubled after a round without progress)
+
     def _deepen(self, state):
-        """The fewest-turns winning line from ``state``, or None when no win exists. From an
-        intrigue the kernel searches downwards: the first win by turn LONGEST, then a win by one
-        turn less than the best so far, until a search fails: that failure proves the best (or,
-        with no win at all, that none exists). SearchStopped at a limit (``self.best`` keeps
-        the best line found)."""
+        """The fewest-turns winning line from ``state``, or None when no win exists.
+
+        From an intrigue the kernel first asks for any win by turn + LONGEST (no game lasts that
+        long, so a no proves the deal unwinnable). Then it narrows [lo, hi], lo = the kernel's
+        lower bound (no win before it), hi = the best win found: "a win by turn T?" for T = lo,
+        the middle and hi - 1, each with a slice of time. A yes lowers hi to that win's turn; a
+        no (an exhaustive search) raises lo to T + 1; a question stopped by its slice changes
+        nothing (its stored failures stay valid). A round without progress doubles the slice.
+        lo = hi proves the best win the fewest turns. SearchStopped at the limit (``self.best``
+        keeps the best line found)."""
         if state.outcome() is not None:
             return [] if state.outcome().won else None
         if state.step == INFLUENCE:
@@ -864,22 +871,56 @@ class KernelSolver(TurnSolver):
             self._nodes_before = self.nodes
             self.search = self.kernel_module.Search(state.seed, state.options[0], state.options[1],
                                                     self.limits.memory_mb, 0.0, self.limits.max_states or 0)
-        self.search.restart_clock(self.limits.time_limit or 0.0)
         args = (flat(state.deck), state.discard, state.shuffles, flat(state.court_deck), state.court_discard,
                 state.court_shuffles, state.hand, state.court, state.turn)
-        best, threshold = None, state.turn + self.LONGEST
-        while True:
+        limit = self.limits.time_limit or 0.0
+        deadline = time.perf_counter() + limit if limit else None
+        self.best = None
+        best = None
+
+        def ask(threshold, seconds):
+            """(line or None, finished): "a win by turn ``threshold``?" within ``seconds``."""
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                self._stop(state, best, 1)
+            self.search.restart_clock(seconds if left is None else (min(seconds, left) if seconds else left))
             try:
                 line, _cut = self.search.within(*args, threshold)
+                return line, True
             except self.kernel_module.Stopped:
-                self.best = None if best is None else self._moves(state, best)
-                raise SearchStopped(StopReason.from_code(self.search.stopped)) from None
+                if self.search.stopped != 1 or (left is not None and seconds and left <= seconds) or not seconds:
+                    self._stop(state, best, self.search.stopped)
+                return None, False
             finally:
                 self.nodes = self._nodes_before + self.search.nodes
-            if line is None:
-                break
-            best, threshold = line, state.turn + len(line) - 2
-        return None if best is None else self._moves(state, best)
+
+        line, _done = ask(state.turn + self.LONGEST, 0.0)
+        if line is None:
+            return None
+        best = line
+        lo, hi = self.search.bound_of(*args), state.turn + len(line) - 1
+        slice_ = self.FIRST_SLICE
+        while lo < hi:
+            self.range = (lo, hi)  # no win before turn lo; the best win found, at turn hi
+            progress = False
+            for threshold in sorted({lo, (lo + hi) // 2, hi - 1}):
+                if threshold >= hi or threshold < lo:
+                    continue
+                line, done = ask(threshold, slice_)
+                if line is not None:
+                    best, hi, progress = line, state.turn + len(line) - 1, True
+                    break
+                if done:
+                    lo, progress = threshold + 1, True
+                    break
+                self.range = (lo, hi)
+            if not progress:
+                slice_ *= 2
+        return self._moves(state, best)
+
+    def _stop(self, state, best, code):
+        self.best = None if best is None else self._moves(state, best)
+        raise SearchStopped(StopReason.from_code(code))
 
     @staticmethod
     def _moves(state, line):
