@@ -7,7 +7,8 @@ a test).
 For each setting (no option, lost-opportunities, royal-family, both), on the seeds
 first..first+N-1: open mode (the search by whole turns: the compiled kernel, KernelSolver, when it
 is built), the blind policy (rollouts of the baseline in Python, ``--samples`` per move) on the
-same deals, and the baseline policy on ``--baseline-deals`` deals. Win rates with Wilson 95%
+same deals, and the baseline policy and the thinning rule (thinning_move, a second blind rule)
+on ``--baseline-deals`` deals. Win rates with Wilson 95%
 intervals (open: undecided deals counted both ways), time per deal, nodes per second, peak
 memory, and the gap between the root's proven lower bound and the best win found; then the
 kernel against the reference (Python TurnSolver) on "a win by turn T?" near winning lines, and
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import chance_bench
 from chance_bench import percentile, rate_line
+from solodeck.games.friends_in_high_places import thinning_move
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits
 
@@ -44,12 +46,16 @@ def one_setting(args, options):
     baseline = [chance_bench.play(GAME, seed, GAME.baseline_move, GAME.resolve_options(options, "bench"))
                 for seed in seeds]
     baseline_wall = time.perf_counter() - start
+    thinning = [chance_bench.play(GAME, seed, thinning_move, GAME.resolve_options(options, "bench")) for seed in seeds]
     print(f"\n== {label(options)}: seeds {args.first_seed}..{args.first_seed + n - 1} ({args.jobs} worker "
           f"process(es), {wall:.0f} s wall); baseline on {len(baseline)} deals ({baseline_wall:.0f} s)")
     print(rate_line("open", sum(r["verdict"] == "winnable" for r in rows), n,
                     sum(r["verdict"] == "unknown" for r in rows), say_none=True))
     print(rate_line("blind policy", sum(r["blind"] for r in rows), n))
     print(rate_line("baseline policy", sum(o.won for o in baseline), len(baseline)))
+    print(rate_line("thinning rule", sum(o.won for o in thinning), len(thinning)))
+    print("thinning rule, turns of its wins: " + (chance_bench.score_counts(o.score for o in thinning if o.won)
+                                                  or "none"))
     times = [r["seconds"] for r in rows]
     print(f"open mode, time per deal (limit {args.open_time_limit} s): median {statistics.median(times):.2f} s, "
           f"p95 {percentile(times, 0.95):.2f} s, max {max(times):.2f} s; "

@@ -608,6 +608,41 @@ class FriendsInHighPlaces(Game):
         return Move("remove", tuple(sorted(others[:2])))
 
 
+def thinning_move(state):
+    """A second simple rule, which thins the deck (what the open search's wins do): at the
+    influence, take the K♦ if the hand can, else the court card of the highest sphere, then the
+    highest value (with the fewest cards). At the intrigue, of the intrigues that keep the K♦,
+    the one after which the best court card the hand can take is highest; among those, remove
+    the lowest hand card (aces lowest) while the player keeps at least 4 cards after this turn's
+    purchase and has more than 4, else the two lowest court cards. It sees only the hand, the
+    court and how many cards the player owns: a blind policy."""
+    if state.step == INFLUENCE:
+        king = state.king_takable()
+        if king is not None:
+            return king
+        acquire = [m for m in state.legal_moves() if m.kind == "acquire"]
+        if not acquire:
+            return PASS
+        return max(acquire, key=lambda m: (SPHERE[suit(m.target)], value(m.target), -len(m.cards), m.cards))
+    owned = len(state.player_cards())
+    rank = lambda c: -1 if is_ace(c) else SPHERE[suit(c)] * 16 + value(c)
+
+    def order(move):
+        hand = [c for c in state.hand if c not in move.cards]
+        court = [c for c in state.court if c not in move.cards]
+        takable = [c for c in court if can_take(hand, c, state.royal_family)]
+        best = max(((99, 0) if c == KING_OF_DIAMONDS else (SPHERE[suit(c)], value(c)) for c in takable),
+                   default=(-1, 0))
+        gained = 1 if takable else 0
+        if len(move.cards) == 1:
+            if owned - 1 + gained < 4:
+                return ((-9, 0), False, 0, move.cards)
+            return (best, owned + gained > 4, -rank(move.cards[0]), move.cards)
+        return (best, False, -sum(rank(c) for c in move.cards), move.cards)
+
+    return max((m for m in state.legal_moves() if KING_OF_DIAMONDS not in m.cards), key=order)
+
+
 GAME = FriendsInHighPlaces()  # the registry's instance (solodeck/registry.py)
 
 _POSITION_FIELDS = {
