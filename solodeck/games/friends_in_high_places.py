@@ -889,8 +889,9 @@ class KernelSolver(TurnSolver):
     def _deepen(self, state):
         """The fewest-turns winning line from ``state``, or None when no win exists.
 
-        From an intrigue the kernel first asks for any win by turn + LONGEST (no game lasts that
-        long, so a no proves the deal unwinnable). Then it narrows [lo, hi], lo = the kernel's
+        From an intrigue: the thinning rule's game, played with the cards dealt, gives a first win
+        when it wins; else the kernel asks for any win by turn + LONGEST (no game lasts that long,
+        so a no proves the deal unwinnable). Then it narrows [lo, hi], lo = the kernel's
         lower bound (no win before it), hi = the best win found: "a win by turn T?" for T = lo,
         the middle and hi - 1, each with a slice of time. A yes lowers hi to that win's turn; a
         no (an exhaustive search) raises lo to T + 1; a question stopped by its slice changes
@@ -929,11 +930,16 @@ class KernelSolver(TurnSolver):
             finally:
                 self.nodes = self._nodes_before + self.search.nodes
 
-        line, _done = ask(state.turn + self.LONGEST, 0.0)
-        if line is None:
-            return None
-        best = line
-        lo, hi = self.search.bound_of(*args), state.turn + len(line) - 1
+        rule = self._thinning_line(state)
+        if rule is not None:  # a win to start from: the thinning rule's game, played open
+            best, hi = rule, self.game.replay_moves(state, rule).outcome().score
+        else:
+            line, _done = ask(state.turn + self.LONGEST, 0.0)
+            if line is None:
+                return None
+            best = self._moves(state, line)
+            hi = state.turn + len(line) - 1
+        lo = self.search.bound_of(*args)
         slice_ = self.FIRST_SLICE
         while lo < hi:
             self.range = (lo, hi)  # no win before turn lo; the best win found, at turn hi
@@ -943,7 +949,7 @@ class KernelSolver(TurnSolver):
                     continue
                 line, done = ask(threshold, slice_)
                 if line is not None:
-                    best, hi, progress = line, state.turn + len(line) - 1, True
+                    best, hi, progress = self._moves(state, line), state.turn + len(line) - 1, True
                     break
                 if done:
                     lo, progress = threshold + 1, True
@@ -951,10 +957,21 @@ class KernelSolver(TurnSolver):
                 self.range = (lo, hi)
             if not progress:
                 slice_ *= 2
-        return self._moves(state, best)
+        self.range = (hi, hi)
+        return best
+
+    @staticmethod
+    def _thinning_line(state):
+        """The moves of thinning_move's game from ``state`` (the dealt cards drawn), if it wins."""
+        moves, end = [], state
+        while end.outcome() is None:
+            move = thinning_move(end)
+            moves.append(move)
+            end = advance_chance(end.play(move))
+        return moves if end.outcome().won else None
 
     def _stop(self, state, best, code):
-        self.best = None if best is None else self._moves(state, best)
+        self.best = best
         raise SearchStopped(StopReason.from_code(code))
 
     @staticmethod
