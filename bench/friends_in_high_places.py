@@ -125,6 +125,24 @@ def kernel_against_reference():
           f"{times['reference']:.3f} s ({nodes['reference']} nodes)")
 
 
+def proven_ranges(deals, seconds):
+    """KernelSolver on the first ``deals`` seeds (no option) for ``seconds`` each: the range it
+    proves for the fewest turns, [no win before lo, best win found at hi]."""
+    kernel = GAME.load_kernel()
+    if kernel is None:
+        return
+    ranges = []
+    for seed in range(deals):
+        solver = GAME.fast_solver(Limits(time_limit=seconds))
+        result = solver.solve(GAME.initial_state(GAME.new_deal(seed)))
+        ranges.append(solver.range if result.verdict == "winnable" else None)
+    shown = ", ".join(f"{seed}: {r[0]}-{r[1]}" if r else f"{seed}: none" for seed, r in enumerate(ranges))
+    gaps = [r[1] - r[0] for r in ranges if r]
+    print(f"\nProven ranges of the fewest turns after {seconds:g} s (seed: no win before lo - best win hi), no option: "
+          f"{shown}; gap hi - lo: median {statistics.median(gaps) if gaps else '-'}, "
+          f"{sum(g == 0 for g in gaps)} of {deals} closed (decided)")
+
+
 def against():
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
     from test_friends_in_high_places import small_positions  # the positions the tests compare on
@@ -151,12 +169,14 @@ def main():
     chance_bench.add_options(parser, jobs=1, frontier=[], frontier_time_limit=10.0)
     parser.set_defaults(deals=20, open_time_limit=10.0, samples=4)
     parser.add_argument("--baseline-deals", type=int, default=1000)
+    parser.add_argument("--range-deals", type=int, default=10, help="deals whose proven range is shown")
     args = parser.parse_args()
     print(f"Friends in High Places benchmark: {args.deals} deals per setting for open mode and the blind policy, "
           f"{args.baseline_deals} for the baseline")
     for options in SETTINGS:
         one_setting(args, options)
     kernel_against_reference()
+    proven_ranges(args.range_deals, args.open_time_limit)
     against()
     print(chance_bench.process_memory_line())
 
