@@ -940,6 +940,8 @@ class KernelSolver(TurnSolver):
             best = self._moves(state, line)
             hi = state.turn + len(line) - 1
         lo = self.search.bound_of(*args)
+        if lo > hi:  # a lower bound above a win that replays: a bug, never an answer
+            raise AssertionError(f"internal error: the kernel's bound (turn {lo}) is after a win at turn {hi}")
         slice_ = self.FIRST_SLICE
         while lo < hi:
             self.range = (lo, hi)  # no win before turn lo; the best win found, at turn hi
