@@ -862,6 +862,7 @@ class KernelSolver(TurnSolver):
         super().__init__(game, limits, progress)
         self.kernel_module = kernel
         self.search, self._nodes_before = None, 0
+        self.deadline = None  # TurnSolver's; the kernel keeps its own clock
 
     @property
     def stored_count(self):
