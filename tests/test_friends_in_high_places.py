@@ -404,3 +404,174 @@ def test_open_play_bounds_blind_play():
         open_wins = sum(make_solver(GAME, Limits(time_limit=20)).solve(t).verdict == "winnable" for t in sample)
         blind_wins = sum(play_episode(t, BlindPolicy(GAME, samples=2))[1].won for t in sample)
         assert open_wins >= blind_wins
+
+
+# -- the compiled kernel (ext/friends_in_high_places.pyx) --------------------------------------------
+def kernel():
+    module = GAME.load_kernel()
+    if module is None:
+        pytest.skip("the kernel is not built (or SOLODECK_NO_EXTENSIONS=1)")
+    return module
+
+
+def kernel_args(state):
+    from solodeck.games.friends_in_high_places import flat
+
+    return (flat(state.deck), state.discard, state.shuffles, flat(state.court_deck), state.court_discard,
+            state.court_shuffles, state.hand, state.court, state.turn)
+
+
+def decisions(seeds, chooser):
+    """Every decision along games of the seeded deals (options varied by seed) played by
+    ``chooser(state, rng)``."""
+    import random
+
+    rng = random.Random(11)
+    for seed in seeds:
+        options = {"lost-opportunities": seed % 2 == 1, "royal-family": seed % 4 >= 2}
+        state = advance_chance(GAME.initial_state(GAME.new_deal(seed, options)))
+        while state.outcome() is None:
+            yield state
+            state = advance_chance(state.play(chooser(state, rng)))
+
+
+def test_the_kernel_reads_the_same_legal_moves():
+    """At every intrigue and influence of mixed games (baseline and random moves, all four option
+    settings) the kernel's legal moves are the reference's, the same count and the same moves."""
+    kernel()
+    seen = 0
+    for state in decisions(range(8), lambda s, rng: GAME.baseline_move(s) if rng.random() < 0.5
+                           else rng.choice(s.legal_moves())):
+        ours = GAME.kernel_moves(state)
+        assert len(ours) == len(state.legal_moves())
+        assert sorted(ours) == sorted(state.legal_moves())
+        seen += 1
+    assert seen > 100
+
+
+def test_the_kernel_can_take_is_the_references():
+    import random
+
+    module = kernel()
+    from solodeck.games.friends_in_high_places import can_take
+
+    rng = random.Random(3)
+    agree = 0
+    for _ in range(3000):
+        hand = rng.sample(ALL_CARDS, 4)
+        target = rng.choice([c for c in COURT_CARDS if c not in hand])
+        royal = rng.random() < 0.5
+        assert module.kernel_can_take(hand, target, royal) == can_take(hand, target, royal)
+        agree += 1
+    assert agree == 3000
+
+
+def winning_line_states(seed, options):
+    """The intrigues along the kernel's first win by turn 64 of a seeded deal, the line replayed
+    under the reference engine (its last state wins)."""
+    from solodeck.games.friends_in_high_places import KernelSolver
+
+    module = kernel()
+    state = advance_chance(GAME.initial_state(GAME.new_deal(seed, options)))
+    line, _cut = module.Search(state.seed, *state.options).within(*kernel_args(state), 64)
+    assert line is not None
+    states = [state]
+    for move in KernelSolver._moves(state, line):
+        state = advance_chance(state.play(move))
+        if state.outcome() is None and state.step == INTRIGUE:
+            states.append(state)
+    assert state.outcome().won and state.outcome().score == states[0].turn + len(line) - 1
+    return states
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_kernel_agrees_with_the_reference_turn_search_near_the_win(seed):
+    """On the last intrigues of a winning line (the kernel's draws and reshuffles replayed by the
+    reference engine), "a win by turn T?" for T = the turn .. the turn + 3: the kernel and the
+    reference's TurnSolver (Python, its own bound) answer the same, and the kernel's bound never
+    exceeds the reference's fewest turns."""
+    module = kernel()
+    options = {"lost-opportunities": seed % 2 == 1, "royal-family": seed % 4 >= 2}
+    answers = []
+    for state in winning_line_states(seed, options)[-4:]:
+        for extra in range(4):
+            threshold = state.turn + extra
+            reference = TurnSolver(GAME, Limits())
+            reference.deadline, reference.cut = None, False
+            expected = reference._search(state, threshold) is not None
+            search = module.Search(state.seed, *state.options)
+            line, _cut = search.within(*kernel_args(state), threshold)
+            assert (line is not None) == expected, (str(state), threshold)
+            if expected:
+                assert search.bound_of(*kernel_args(state)) <= threshold
+            answers.append(expected)
+    assert any(answers) and not all(answers)
+
+
+def test_the_kernel_solver_agrees_with_the_generic_search_on_small_positions():
+    kernel()
+    for state in small_positions():
+        fast = GAME.fast_solver(Limits(time_limit=60)).solve(state)
+        generic = DepthFirstSolver(GAME, Limits(time_limit=60)).solve(state)
+        assert fast.engine == "turns-kernel" and fast.exact and generic.exact
+        assert (fast.verdict, fast.score) == (generic.verdict, generic.score), str(state)
+
+
+def test_a_whole_deal_gives_a_replayed_win_at_a_limit():
+    """A whole deal under a short limit: the best win found so far, replayed under the rules
+    (finish_open), with its score unproven; never 'unwinnable' at a limit."""
+    kernel()
+    result = GAME.fast_solver(Limits(time_limit=0.5)).solve(GAME.initial_state(GAME.new_deal(3)))
+    assert result.verdict == "winnable"
+    end = GAME.replay_moves(advance_chance(GAME.initial_state(GAME.new_deal(3))), result.line)
+    assert end.outcome().won and end.outcome().score == result.score
+
+
+def test_without_extensions_the_python_turn_search_is_used(monkeypatch):
+    monkeypatch.setenv("SOLODECK_NO_EXTENSIONS", "1")
+    solver = GAME.fast_solver(Limits(time_limit=1))
+    assert type(solver) is TurnSolver
+    assert GAME.kernel_moves(advance_chance(GAME.initial_state(GAME.new_deal(0)))) is None
+
+
+@pytest.mark.slow  # about a minute: deeper thresholds along longer stretches of winning lines
+def test_the_kernel_agrees_with_the_reference_further_from_the_win():
+    module = kernel()
+    compared = 0
+    for seed in range(6, 12):
+        options = {"lost-opportunities": seed % 2 == 1, "royal-family": seed % 4 >= 2}
+        for state in winning_line_states(seed, options)[-7:-3]:
+            for extra in range(4):
+                reference = TurnSolver(GAME, Limits())
+                reference.deadline, reference.cut = None, False
+                expected = reference._search(state, state.turn + extra) is not None
+                line, _cut = module.Search(state.seed, *state.options).within(*kernel_args(state), state.turn + extra)
+                assert (line is not None) == expected
+                compared += 1
+    assert compared == 6 * 4 * 4
+
+
+def test_the_thinning_rule_plays_legal_moves_and_wins_most_deals():
+    """thinning_move (a blind rule: hand, court and the count of the player's cards) plays legal
+    moves to the end; thinning the deck to four cards, it wins most deals (measured: 199 of the
+    first 200 without options, bench/friends_in_high_places.py on 1,000)."""
+    from solodeck.games.friends_in_high_places import thinning_move
+
+    wins = 0
+    for seed in range(20):
+        state = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
+        while state.outcome() is None:
+            move = thinning_move(state)
+            assert move in state.legal_moves()
+            state = advance_chance(state.play(move))
+        wins += state.outcome().won
+    assert wins >= 15
+
+
+def test_the_thinning_rule_does_not_look_at_the_unseen_order():
+    """The rule's choice depends on the hand, the court and the count of cards only."""
+    from solodeck.games.friends_in_high_places import thinning_move
+
+    for state in blind_endgames():
+        choices = {thinning_move(twin) for twin in list(reorders(state))[:6]}
+        assert len(choices) == 1

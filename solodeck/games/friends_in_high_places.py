@@ -32,7 +32,7 @@ from .. import picture as P
 from ..api import NO_WIN, Deal, Game, Outcome, advance_chance, check_exact_pile, check_position_fields, position_piles
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
-from ..result import Limits, SearchStopped, finish_open
+from ..result import Limits, SearchStopped, StopReason, finish_open
 from ..shuffle import shuffled
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)        # solodeck.cards' suit order
@@ -556,10 +556,32 @@ class FriendsInHighPlaces(Game):
     def parse_move(self, text):
         return parse_move(text)
 
+    kernel = "friends_in_high_places"  # ext/friends_in_high_places.pyx: TurnSolver's search in C
+
     def fast_solver(self, limits, progress=None):
-        """The search by whole turns (TurnSolver, below): iterative deepening on the turn of the
-        win, where the generic search over single moves does not finish a deal."""
-        return TurnSolver(self, limits, progress)
+        """The search by whole turns: iterative deepening on the turn of the win, where the
+        generic search over single moves does not finish a deal. Compiled (KernelSolver) when the
+        kernel is built, else TurnSolver in Python."""
+        kernel = self.load_kernel()
+        if kernel is None:
+            return TurnSolver(self, limits, progress)
+        return KernelSolver(self, kernel, limits, progress)
+
+    def kernel_moves(self, state):
+        """The kernel's reading of the rules (ext/friends_in_high_places.pyx legal_moves) as
+        moves, at an intrigue or an influence; None without the kernel."""
+        kernel = self.load_kernel()
+        if kernel is None or state.step not in (INTRIGUE, INFLUENCE) or state.end is not None:
+            return None
+        out = []
+        for m in kernel.legal_moves(3 if state.step == INTRIGUE else 4, state.hand, state.court, state.royal_family):
+            if m[0] == "remove":
+                out.append(Move("remove", tuple(m[1])))
+            elif m[0] == "acquire":
+                out.append(Move("acquire", tuple(m[1]), m[2]))
+            else:
+                out.append(PASS)
+        return out
 
     def baseline_move(self, state):
         """The baseline, a rule a person would use: aim at the best court card the hand can take
@@ -584,6 +606,41 @@ class FriendsInHighPlaces(Game):
                 return Move("remove", (min(clubs, key=value),))
         others = sorted((c for c in state.court if c != target and c != KING_OF_DIAMONDS), key=rank)
         return Move("remove", tuple(sorted(others[:2])))
+
+
+def thinning_move(state):
+    """A second simple rule, which thins the deck (what the open search's wins do): at the
+    influence, take the K♦ if the hand can, else the court card of the highest sphere, then the
+    highest value (with the fewest cards). At the intrigue, of the intrigues that keep the K♦,
+    the one after which the best court card the hand can take is highest; among those, remove
+    the lowest hand card (aces lowest) while the player keeps at least 4 cards after this turn's
+    purchase and has more than 4, else the two lowest court cards. It sees only the hand, the
+    court and how many cards the player owns: a blind policy."""
+    if state.step == INFLUENCE:
+        king = state.king_takable()
+        if king is not None:
+            return king
+        acquire = [m for m in state.legal_moves() if m.kind == "acquire"]
+        if not acquire:
+            return PASS
+        return max(acquire, key=lambda m: (SPHERE[suit(m.target)], value(m.target), -len(m.cards), m.cards))
+    owned = len(state.player_cards())
+    rank = lambda c: -1 if is_ace(c) else SPHERE[suit(c)] * 16 + value(c)
+
+    def order(move):
+        hand = [c for c in state.hand if c not in move.cards]
+        court = [c for c in state.court if c not in move.cards]
+        takable = [c for c in court if can_take(hand, c, state.royal_family)]
+        best = max(((99, 0) if c == KING_OF_DIAMONDS else (SPHERE[suit(c)], value(c)) for c in takable),
+                   default=(-1, 0))
+        gained = 1 if takable else 0
+        if len(move.cards) == 1:
+            if owned - 1 + gained < 4:
+                return ((-9, 0), False, 0, move.cards)
+            return (best, owned + gained > 4, -rank(move.cards[0]), move.cards)
+        return (best, False, -sum(rank(c) for c in move.cards), move.cards)
+
+    return max((m for m in state.legal_moves() if KING_OF_DIAMONDS not in m.cards), key=order)
 
 
 GAME = FriendsInHighPlaces()  # the registry's instance (solodeck/registry.py)
@@ -792,3 +849,150 @@ class TurnSolver:
         if self.progress is not None:
             self.progress(self.nodes)
         self.limits.check(self.deadline, len(self.failed))
+
+
+class KernelSolver(TurnSolver):
+    """TurnSolver's iterative deepening run by the compiled kernel (ext/friends_in_high_places.pyx)
+    from an intrigue, with the kernel's stronger bound; a position given at its influence is
+    finished turn by turn here as in TurnSolver. The kernel returns its line as (cards removed,
+    court card acquired) per turn; the moves are rebuilt here and replayed under the rules by
+    finish_open before anything is printed."""
+
+    def __init__(self, game, kernel, limits: Limits | None = None, progress=None):
+        super().__init__(game, limits, progress)
+        self.kernel_module = kernel
+        self.search, self._nodes_before = None, 0
+        self.deadline = None  # TurnSolver's; the kernel keeps its own clock
+
+    @property
+    def stored_count(self):
+        return self.search.stored if self.search is not None else 0
+
+    best = None
+
+    LONGEST = 64  # no game lasts this many turns: a search by this turn is cut only by a loss
+
+    def solve(self, state):
+        """As TurnSolver.solve, but a limit keeps the best win found so far (winnable, its
+        score unproven) instead of answering unknown."""
+        start = time.perf_counter()
+        state = advance_chance(state)
+        self.best, stop = None, None
+        try:
+            found = self._deepen(state)
+        except SearchStopped as stopped:
+            found, stop = self.best, stopped.reason
+        return finish_open(self.game, state, found or [], won=found is not None, stop=stop, nodes=self.nodes,
+                           stored=self.stored_count, start=start, engine="turns-kernel")
+
+    FIRST_SLICE = 0.05  # seconds of the first narrowing questions (doubled after a round without progress)
+
+    def _deepen(self, state):
+        """The fewest-turns winning line from ``state``, or None when no win exists.
+
+        From an intrigue: the thinning rule's game, played with the cards dealt, gives a first win
+        when it wins; else the kernel asks for any win by turn + LONGEST (no game lasts that long,
+        so a no proves the deal unwinnable). Then it narrows [lo, hi], lo = the kernel's
+        lower bound (no win before it), hi = the best win found: "a win by turn T?" for T = lo,
+        the middle and hi - 1, each with a slice of time. A yes lowers hi to that win's turn; a
+        no (an exhaustive search) raises lo to T + 1; a question stopped by its slice changes
+        nothing (its stored failures stay valid). A round without progress doubles the slice.
+        lo = hi proves the best win the fewest turns. SearchStopped at the limit (``self.best``
+        keeps the best line found)."""
+        if state.outcome() is not None:
+            return [] if state.outcome().won else None
+        if state.step == INFLUENCE:
+            return self._from_influence(state)
+        if self.scope != state.table_scope() or self.search is None:
+            self.scope = state.table_scope()
+            self._nodes_before = self.nodes
+            self.search = self.kernel_module.Search(state.seed, state.options[0], state.options[1],
+                                                    self.limits.memory_mb, 0.0, self.limits.max_states or 0)
+        args = (flat(state.deck), state.discard, state.shuffles, flat(state.court_deck), state.court_discard,
+                state.court_shuffles, state.hand, state.court, state.turn)
+        limit = self.limits.time_limit or 0.0
+        deadline = time.perf_counter() + limit if limit else None
+        self.best = None
+        best = None
+
+        def ask(threshold, seconds):
+            """(line or None, finished): "a win by turn ``threshold``?" within ``seconds``."""
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                self._stop(state, best, 1)
+            self.search.restart_clock(seconds if left is None else (min(seconds, left) if seconds else left))
+            try:
+                line, _cut = self.search.within(*args, threshold)
+                return line, True
+            except self.kernel_module.Stopped:
+                if self.search.stopped != 1 or (left is not None and seconds and left <= seconds) or not seconds:
+                    self._stop(state, best, self.search.stopped)
+                return None, False
+            finally:
+                self.nodes = self._nodes_before + self.search.nodes
+
+        rule = self._thinning_line(state)
+        if rule is not None:  # a win to start from: the thinning rule's game, played open
+            best, hi = rule, self.game.replay_moves(state, rule).outcome().score
+        else:
+            line, _done = ask(state.turn + self.LONGEST, 0.0)
+            if line is None:
+                return None
+            best = self._moves(state, line)
+            hi = state.turn + len(line) - 1
+        lo = self.search.bound_of(*args)
+        if lo > hi:  # a lower bound above a win that replays: a bug, never an answer
+            raise AssertionError(f"internal error: the kernel's bound (turn {lo}) is after a win at turn {hi}")
+        slice_ = self.FIRST_SLICE
+        while lo < hi:
+            self.range = (lo, hi)  # no win before turn lo; the best win found, at turn hi
+            progress = False
+            for threshold in sorted({lo, (lo + hi) // 2, hi - 1}):
+                if threshold >= hi or threshold < lo:
+                    continue
+                line, done = ask(threshold, slice_)
+                if line is not None:
+                    best, hi, progress = self._moves(state, line), state.turn + len(line) - 1, True
+                    break
+                if done:
+                    lo, progress = threshold + 1, True
+                    break
+                self.range = (lo, hi)
+            if not progress:
+                slice_ *= 2
+        self.range = (hi, hi)
+        return best
+
+    @staticmethod
+    def _thinning_line(state):
+        """The moves of thinning_move's game from ``state`` (the dealt cards drawn), if it wins."""
+        moves, end = [], state
+        while end.outcome() is None:
+            move = thinning_move(end)
+            moves.append(move)
+            end = advance_chance(end.play(move))
+        return moves if end.outcome().won else None
+
+    def _stop(self, state, best, code):
+        self.best = best
+        raise SearchStopped(StopReason.from_code(code))
+
+    @staticmethod
+    def _moves(state, line):
+        """The kernel's line as moves from ``state`` (an intrigue)."""
+        moves = []
+        for removed, target in line:
+            if target == KING_OF_DIAMONDS:
+                others = sorted(c for c in state.court if c != KING_OF_DIAMONDS)
+                intrigue = Move("remove", tuple(others[:2]))
+            else:
+                intrigue = Move("remove", tuple(sorted(removed)))
+            middle = state.play(intrigue)
+            if target < 0:
+                influence = PASS
+            else:
+                influence = min((m for m in middle.legal_moves() if m.kind == "acquire" and m.target == target),
+                                key=lambda m: (len(m.cards), m.cards))
+            moves += [intrigue, influence]
+            state = advance_chance(middle.play(influence))
+        return moves

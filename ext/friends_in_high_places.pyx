@@ -1,0 +1,872 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Friends in High Places' open-mode engine: TurnSolver's iterative deepening on whole turns
+(solodeck/games/friends_in_high_places.py, the reference; docs/rules/friends-in-high-places.md,
+"How the solver plays it") in C, with the same reading of the rules and stronger exact bounds.
+
+A node is a turn's intrigue with its hand and court drawn: the player's deck (top first), the
+player's discards (a set: a reshuffle sorts them first), the court deck and its discards, each
+pile's reshuffle count, the hand and the court. The seeded reshuffle (solodeck/shuffle.py) is
+redone here: SplitMix64 from seed + stream * 0xD1B54A32D192ED03, Fisher-Yates with rejection.
+
+``root`` answers "is there a win by turn T?" for T = the bound, T + 1, ... A failure is stored
+under a 128-bit key (two independent 64-bit hashes of the position without its turn number, and
+without a discard pile no reshuffle can bring back within the turns left) with the turns it had
+left; a failure with nothing cut below it is stored as lost whatever the turns (127).
+
+Cards are solodeck.cards' ints (suit * 13 + value - 1; suits S, H, D, C); sets are 64-bit masks.
+"""
+from libc.stdint cimport int8_t, uint8_t, uint64_t
+from libc.stdlib cimport calloc, free
+
+from shared cimport (STOP_NONE, STOP_STATES, STOP_TIME, Clock, capacity_for, clock_expired,
+                     clock_restart, clock_start, grow_or_clear, mix64, table_full)
+
+cdef enum:
+    SPADES = 0
+    HEARTS = 1
+    DIAMONDS = 2
+    CLUBS = 3
+    KD = 38           # the King of Diamonds
+    NO_WIN = 10000
+    INF_LEFT = 127
+    MAXDEPTH = 64
+    CHECK_EVERY = 1023
+    MAX_CHILDREN = 64
+
+cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
+cdef uint64_t STREAM_STEP = 0xD1B54A32D192ED03ULL
+
+cdef int SPHERE[4]
+SPHERE[CLUBS] = 0
+SPHERE[HEARTS] = 1
+SPHERE[SPADES] = 2
+SPHERE[DIAMONDS] = 3
+cdef int BELOW[4]   # the previous sphere's suit (-1: none)
+BELOW[CLUBS] = -1
+BELOW[HEARTS] = CLUBS
+BELOW[SPADES] = HEARTS
+BELOW[DIAMONDS] = SPADES
+
+cdef uint64_t SUITMASK[4]
+cdef uint64_t NONACE[4]
+for _s in range(4):
+    SUITMASK[_s] = 0x1FFFULL << (13 * _s)
+    NONACE[_s] = 0x1FFEULL << (13 * _s)
+
+cdef uint64_t ZA[64]
+cdef uint64_t ZB[64]
+_z = 0x1234567ULL
+for _i in range(64):
+    _z = (_z + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    ZA[_i] = mix64(_z)
+    _z = (_z + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    ZB[_i] = mix64(_z) | 1
+
+
+class Stopped(Exception):
+    """A limit was reached (``Search.stopped`` says which)."""
+
+
+ctypedef struct Node:
+    int8_t deck[48]     # the player's deck, top first (deck[0 .. dn))
+    int8_t cdeck[48]    # the court deck, top first
+    int dn, cn
+    uint64_t pdis, cdis  # the discard piles (sets)
+    uint64_t hand, court
+    int ps, cs          # each pile's reshuffles so far
+    int turn
+
+
+ctypedef struct Entry:
+    uint64_t a      # hash a with bit 63 set (0: an empty slot)
+    uint64_t b
+    int left        # no win within this many turns (INF_LEFT: none at all)
+
+
+ctypedef struct Child:
+    uint64_t removed
+    int target      # the court card acquired, -1: none
+    int order
+
+
+# -- the rules ------------------------------------------------------------------------------------
+cdef inline int popcount(uint64_t x) noexcept nogil:
+    return __builtin_popcountll(x)
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef inline int suit_sum(uint64_t cards, int s) noexcept nogil:
+    """The total of suit s's non-ace cards among ``cards``."""
+    cdef uint64_t m = (cards & NONACE[s]) >> (13 * s)
+    cdef int total = 0
+    while m:
+        total += __builtin_ctzll(m) + 1
+        m &= m - 1
+    return total
+
+
+cdef inline bint can_take(uint64_t hand, int target, bint royal) noexcept nogil:
+    """Some subset of ``hand`` acquires ``target`` (the reference's can_take)."""
+    cdef int s = target // 13
+    cdef int worth = target % 13 + 1
+    cdef int same, prev
+    if hand >> (13 * s) & 1:
+        worth -= 1
+    same = suit_sum(hand, s)
+    if same and same >= worth:
+        return True
+    if (target == KD and royal) or SPHERE[s] == 0:
+        return False
+    prev = suit_sum(hand, BELOW[s])
+    return prev > 0 and prev // 2 >= worth
+
+
+cdef inline int top_sum(uint64_t cards, int s, int k) noexcept nogil:
+    """The total of the k highest non-ace cards of suit s among ``cards``."""
+    cdef int total = 0, v
+    for v in range(12, 0, -1):
+        if k == 0:
+            break
+        if cards >> (13 * s + v) & 1:
+            total += v + 1
+            k -= 1
+    return total
+
+
+cdef inline bint king_ready(uint64_t cards, bint royal) noexcept nogil:
+    """Could some 4 of ``cards`` acquire the K♦ (the reference's king_ready)?"""
+    cdef bint ace = cards >> (13 * DIAMONDS) & 1
+    cdef int d4 = top_sum(cards, DIAMONDS, 4), d3 = top_sum(cards, DIAMONDS, 3)
+    if d4 >= 13 or (ace and d3 > 0 and d3 >= 12):
+        return True
+    if royal:
+        return False
+    d4 = top_sum(cards, SPADES, 4) // 2
+    d3 = top_sum(cards, SPADES, 3)
+    return d4 >= 13 or (ace and d3 > 0 and d3 // 2 >= 12)
+
+
+cdef inline uint64_t split_next(uint64_t* s) noexcept nogil:
+    s[0] += GOLDEN
+    cdef uint64_t z = s[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t below(uint64_t* s, uint64_t n) noexcept nogil:
+    """solodeck.shuffle.SplitMix64.below: uniform in [0, n) by rejection."""
+    cdef uint64_t r = (<uint64_t>0 - n) % n   # 2^64 mod n
+    cdef uint64_t x
+    while True:
+        x = split_next(s)
+        if r == 0 or x < <uint64_t>0 - r:
+            return x % n
+
+
+cdef inline int shuffle_into(int8_t* out, uint64_t cards, uint64_t seed, uint64_t stream) noexcept nogil:
+    """solodeck.shuffle.shuffled(sorted cards, seed, stream) written to ``out``; its length."""
+    cdef int n = 0, i, j
+    cdef int8_t t
+    cdef uint64_t m = cards
+    cdef uint64_t st = seed + stream * STREAM_STEP
+    while m:
+        out[n] = __builtin_ctzll(m)
+        n += 1
+        m &= m - 1
+    for i in range(n - 1, 0, -1):
+        j = below(&st, i + 1)
+        t = out[i]
+        out[i] = out[j]
+        out[j] = t
+    return n
+
+
+cdef inline uint64_t first_cards(int8_t* pile, int n, int k) noexcept nogil:
+    cdef uint64_t m = 0
+    cdef int i
+    for i in range(k):
+        if i < n:
+            m |= 1ULL << pile[i]
+    return m
+
+
+cdef inline void pop_front(int8_t* pile, int* n, int k) noexcept nogil:
+    cdef int i
+    for i in range(n[0] - k):
+        pile[i] = pile[i + k]
+    n[0] -= k
+
+
+# -- the search -----------------------------------------------------------------------------------
+cdef class Search:
+    """The open search of one deal: ``seed`` (of the reshuffles), ``lost_opportunities``,
+    ``royal_family``. ``time_limit`` (0: none) applies from the next ``root`` call;
+    ``max_states`` (0: none) stops a search once that many failures are stored."""
+
+    cdef uint64_t seed
+    cdef bint lost, royal
+    cdef Entry* table
+    cdef uint64_t capacity, max_capacity, used, max_states
+    cdef Clock clock
+    cdef public uint64_t nodes
+    cdef public int stopped
+    cdef public int order_mode
+    cdef bint cut
+    cdef Child line[MAXDEPTH]
+    cdef int line_len
+
+    def __cinit__(self, seed, bint lost_opportunities, bint royal_family, double memory_mb=1024.0,
+                  double time_limit=0.0, long long max_states=0):
+        self.seed = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+        self.lost, self.royal = lost_opportunities, royal_family
+        self.max_capacity = capacity_for(memory_mb, sizeof(Entry), 1 << 16)
+        self.capacity = min(1 << 16, self.max_capacity)
+        self.table = <Entry*>calloc(self.capacity, sizeof(Entry))
+        self.used = 0
+        self.max_states = max_states
+        self.nodes = 0
+        self.stopped = STOP_NONE
+        self.order_mode = 1
+        clock_restart(&self.clock, time_limit)
+
+    def __dealloc__(self):
+        free(self.table)
+
+    @property
+    def stored(self):
+        return self.used
+
+    def restart_clock(self, double seconds):
+        clock_restart(&self.clock, seconds)
+
+    # -- drawing -----------------------------------------------------------------------------
+    cdef bint draw(self, Node* n) noexcept nogil:
+        """Steps 1-2 of n's turn (its hand and court empty): reshuffles, turn-up, draws. False:
+        the game is lost."""
+        cdef int k
+        cdef int8_t first
+        if n.dn < 4:
+            if n.dn + popcount(n.pdis) < 4:
+                return False
+            n.ps += 1
+            n.dn += shuffle_into(n.deck + n.dn, n.pdis, self.seed, 2 * n.ps - 1)
+            n.pdis = 0
+        n.hand = first_cards(n.deck, n.dn, 4)
+        pop_front(n.deck, &n.dn, 4)
+        if n.cn < 4:
+            if n.cn + popcount(n.cdis) < 4:
+                return False
+            n.cs += 1
+            k = n.cn
+            n.cn += shuffle_into(n.cdeck + n.cn, n.cdis, self.seed, 2 * n.cs)
+            n.cdis = 0
+            if self.lost:  # the first card of the shuffled pile: the K♦ to the bottom, else out
+                first = n.cdeck[k]
+                for k in range(k, n.cn - 1):
+                    n.cdeck[k] = n.cdeck[k + 1]
+                if first == KD:
+                    n.cdeck[n.cn - 1] = first
+                else:
+                    n.cn -= 1
+                if n.cn < 4:
+                    return False
+        n.court = first_cards(n.cdeck, n.cn, 4)
+        pop_front(n.cdeck, &n.cn, 4)
+        return True
+
+    # -- the bound ---------------------------------------------------------------------------
+    cdef inline uint64_t hand_at(self, Node* n, int turn) noexcept nogil:
+        """The hand of ``turn`` (before the next player reshuffle: it is dealt from the deck)."""
+        cdef int i = 4 * (turn - n.turn - 1)
+        return first_cards(n.deck + i, n.dn - i, 4)
+
+    cdef int bound(self, Node* n) noexcept nogil:
+        """The fewest turns still possible (a lower bound; "How the solver plays it")."""
+        cdef int t = n.turn
+        cdef int rp = t + 1 + n.dn // 4   # the turn of the next player reshuffle
+        cdef int rc = t + 1 + n.cn // 4   # ... and of the next court reshuffle
+        cdef int kt, w, p, r, top, s
+        cdef bint known = False
+        cdef uint64_t owned
+        if n.court >> KD & 1:
+            if can_take(n.hand, KD, self.royal):
+                return t
+            kt = rc
+        elif n.cdis >> KD & 1:
+            kt = rc
+        else:
+            p = -1
+            for w in range(n.cn):
+                if n.cdeck[w] == KD:
+                    p = w
+                    break
+            if p < 0:
+                return NO_WIN
+            kt = t + 1 + p // 4
+            known = True
+        w = kt
+        if known and kt < rp:
+            if can_take(self.hand_at(n, kt), KD, self.royal):
+                return kt
+            w = rc if kt < rc else kt + 1
+        while w < rp and not can_take(self.hand_at(n, w), KD, self.royal):
+            w += 1
+        if w < rp:
+            return w
+        # from the next player reshuffle on the hands are not known: what the cards allow
+        owned = n.hand | n.pdis
+        for p in range(n.dn):
+            owned |= 1ULL << n.deck[p]
+        if king_ready(owned, self.royal):
+            r = rp
+        else:
+            top = 0
+            for s in range(4):
+                if owned & NONACE[s] and SPHERE[s] > top:
+                    top = SPHERE[s]
+            if top >= 2:
+                r = rp
+            elif top == 1:
+                r = rp + 1 if self.royal else min(rp + 1, max(rp, t + 3))
+            else:
+                r = rp + 2
+        if known and kt >= rp and r > kt:  # the K♦ comes at kt; after it, only past a court reshuffle
+            w = rc if kt < rc else kt + 1
+        return max(w, r)
+
+    # -- the chain bound ---------------------------------------------------------------------
+    cdef inline int court_time(self, Node* n, int y, int tau, int rc, int* ty) noexcept nogil:
+        """The first turn >= tau at which court card y can be in the court: the court now is
+        this turn's; a court-deck card comes at its known turn (ty[y]), else only from the turn
+        of the next court reshuffle (rc) on (after its known turn if that is rc itself)."""
+        cdef int t = n.turn, k
+        if n.court >> y & 1:
+            return t if tau <= t else max(tau, rc)
+        if ty[y] >= 0:
+            k = ty[y]
+            if tau <= k:
+                return k
+            return max(tau, rc if k < rc else k + 1)
+        return max(tau, rc)
+
+    cdef int first_cycle(self, Node* n, int y, int rp, int rc, int* ty) noexcept nogil:
+        """The first turn before the next player reshuffle (rp) whose hand (known: dealt from
+        the deck) can acquire court card y while y can be in the court; 10000 if none."""
+        cdef int tau = n.turn
+        cdef uint64_t h
+        while tau < rp:
+            tau = self.court_time(n, y, tau, rc, ty)
+            if tau >= rp:
+                break
+            h = n.hand if tau == n.turn else self.hand_at(n, tau)
+            if can_take(h, y, self.royal):
+                return tau
+            tau += 1
+        return NO_WIN
+
+    cdef int pay_time(self, int y, int* E, int* ct, int* c4, int* c3, int* cn) noexcept nogil:
+        """The first turn from which cards with E <= that turn (at most 4 in a hand, the target
+        suit's ace in one slot) can acquire y, by its own suit or the suit below; 10000: never."""
+        cdef int s = y // 13
+        cdef int worth = y % 13 + 1
+        cdef int ace = E[13 * s]
+        cdef int best = NO_WIN, k, b, f, need
+        for f in range(2):
+            if f == 0:
+                b = s
+            else:
+                if SPHERE[s] == 0 or (y == KD and self.royal):
+                    break
+                b = BELOW[s]
+            for k in range(cn[b]):
+                if ct[b * 13 + k] >= best:
+                    break
+                if (c4[b * 13 + k] if f == 0 else c4[b * 13 + k] // 2) >= worth:
+                    best = ct[b * 13 + k]
+                    break
+                if ace < NO_WIN and (c3[b * 13 + k] if f == 0 else c3[b * 13 + k] // 2) >= worth - 1:
+                    k = max(ct[b * 13 + k], ace)
+                    if k < best:
+                        best = k
+        return best
+
+    cdef int chain_bound(self, Node* n, int cap) noexcept nogil:
+        """The first turn the K♦ can be acquired when each card needs its payers in hand and the
+        court card itself in the court (court_time), an acquired card comes back no sooner than
+        the next player reshuffle, and the turns before that reshuffle use their known hands.
+        Relaxed: any cards owned by a turn may share a hand, many acquisitions a turn. A card
+        that cannot be in a hand by turn ``cap`` is not followed (it cannot pay for a K♦ taken by
+        then): the answer is then exact up to cap, and cap + 1 stands for anything later."""
+        cdef int t = n.turn
+        cdef int rp = t + 1 + n.dn // 4
+        cdef int rc = t + 1 + n.cn // 4
+        cdef int E[52]
+        cdef int ty[52]
+        cdef int ct[52]
+        cdef int c4[52]
+        cdef int c3[52]
+        cdef int cn[4]
+        cdef int top[4]
+        cdef int i, j, y, s, v, e, a, tp, rounds
+        cdef uint64_t owned = n.hand | n.pdis, inplay, m
+        cdef bint changed
+        for i in range(n.dn):
+            owned |= 1ULL << n.deck[i]
+        for i in range(52):
+            E[i] = rp if owned >> i & 1 else NO_WIN
+            ty[i] = -1
+        for i in range(n.cn):
+            ty[n.cdeck[i]] = t + 1 + i // 4
+        inplay = n.court | n.cdis
+        for i in range(n.cn):
+            inplay |= 1ULL << n.cdeck[i]
+        if not inplay >> KD & 1:
+            return NO_WIN
+        a = self.first_cycle(n, KD, rp, rc, ty)
+        if a < NO_WIN:
+            return a
+        m = inplay & ~(1ULL << KD)
+        while m:
+            y = __builtin_ctzll(m)
+            m &= m - 1
+            if self.first_cycle(n, y, rp, rc, ty) < NO_WIN:
+                E[y] = rp
+        changed = True
+        rounds = 0
+        while changed and rounds < 16:
+            changed = False
+            rounds += 1
+            for s in range(4):  # the curves: per suit, cards by E, running sums of the best 4 and 3
+                cn[s] = 0
+                top[0] = top[1] = top[2] = top[3] = 0
+                for v in range(1, 13):
+                    i = 13 * s + v
+                    if E[i] >= NO_WIN:
+                        continue
+                    j = cn[s]
+                    while j > 0 and ct[13 * s + j - 1] > E[i]:
+                        ct[13 * s + j] = ct[13 * s + j - 1]
+                        c4[13 * s + j] = c4[13 * s + j - 1]  # (values for now, sums below)
+                        j -= 1
+                    ct[13 * s + j] = E[i]
+                    c4[13 * s + j] = v + 1
+                    cn[s] += 1
+                for j in range(cn[s]):
+                    v = c4[13 * s + j]
+                    # insert v into top (descending)
+                    for i in range(4):
+                        if v > top[i]:
+                            e = top[i]
+                            top[i] = v
+                            v = e
+                    c4[13 * s + j] = top[0] + top[1] + top[2] + top[3]
+                    c3[13 * s + j] = top[0] + top[1] + top[2]
+                # equal times: the sums at the last card of a time hold for all of them
+                for j in range(cn[s] - 2, -1, -1):
+                    if ct[13 * s + j] == ct[13 * s + j + 1]:
+                        c4[13 * s + j] = c4[13 * s + j + 1]
+                        c3[13 * s + j] = c3[13 * s + j + 1]
+            m = inplay & ~(1ULL << KD)
+            while m:
+                y = __builtin_ctzll(m)
+                m &= m - 1
+                if E[y] <= rp + 1:
+                    continue
+                tp = self.pay_time(y, E, ct, c4, c3, cn)
+                if tp >= NO_WIN:
+                    continue
+                a = self.court_time(n, y, max(tp, rp), rc, ty) + 1
+                if a < E[y] and a <= cap:
+                    E[y] = a
+                    changed = True
+        tp = self.pay_time(KD, E, ct, c4, c3, cn)
+        if tp >= NO_WIN:
+            return NO_WIN if cap >= NO_WIN else cap + 1
+        return self.court_time(n, KD, max(tp, rp), rc, ty)
+
+    # -- the count of acquisitions -----------------------------------------------------------
+    cdef int reach(self, int* tops, uint64_t aces, int s, bint royal_king) noexcept nogil:
+        """The highest worth of a suit-s card that 4 cards with these per-suit best values can
+        acquire (the reference's _reach: its own ace counted as one more)."""
+        cdef int best = 0, own4, own3, b
+        own4 = tops[4 * s] + tops[4 * s + 1] + tops[4 * s + 2] + tops[4 * s + 3]
+        own3 = own4 - tops[4 * s + 3]
+        if tops[4 * s]:
+            best = own4
+            if aces >> s & 1 and own3 + 1 > best:
+                best = own3 + 1
+        if SPHERE[s] > 0 and not royal_king:
+            b = BELOW[s]
+            if tops[4 * b]:
+                own4 = tops[4 * b] + tops[4 * b + 1] + tops[4 * b + 2] + tops[4 * b + 3]
+                own3 = own4 - tops[4 * b + 3]
+                if own4 // 2 > best:
+                    best = own4 // 2
+                if aces >> s & 1 and own3 // 2 + 1 > best:
+                    best = own3 // 2 + 1
+        return best
+
+    cdef bint ready_within(self, int* tops, uint64_t aces, int* avail, int d) noexcept nogil:
+        """Can the K♦ be acquired after at most d acquisitions, when any 4 owned cards make a hand
+        and every court card in play can be taken at any turn (the reference's
+        acquisitions_needed)? Per suit only the highest card that can be taken is tried."""
+        cdef int s, r, v, i, savail
+        cdef int saved[4]
+        if self.reach(tops, aces, DIAMONDS, self.royal) >= 13:
+            return True
+        if d == 0:
+            return False
+        for s in range(4):
+            r = self.reach(tops, aces, s, False)
+            v = min(r, 12)
+            while v >= 2 and not avail[s] >> (v - 1) & 1:
+                v -= 1
+            if v < 2:
+                continue
+            for i in range(4):
+                saved[i] = tops[4 * s + i]
+            savail = avail[s]
+            avail[s] &= ~(1 << (v - 1))
+            # insert v among the best 4 (descending)
+            for i in range(4):
+                if v > tops[4 * s + i]:
+                    r = tops[4 * s + i]
+                    tops[4 * s + i] = v
+                    v = r
+            if self.ready_within(tops, aces, avail, d - 1):
+                for i in range(4):
+                    tops[4 * s + i] = saved[i]
+                avail[s] = savail
+                return True
+            for i in range(4):
+                tops[4 * s + i] = saved[i]
+            avail[s] = savail
+        return False
+
+    cdef bint count_allows(self, Node* n, int d) noexcept nogil:
+        """False when more than d acquisitions are needed before the K♦ (ready_within)."""
+        cdef int tops[16]
+        cdef int avail[4]
+        cdef uint64_t owned = n.hand | n.pdis, inplay = n.court | n.cdis, aces = 0
+        cdef int i, s, v, k
+        for i in range(n.dn):
+            owned |= 1ULL << n.deck[i]
+        for i in range(n.cn):
+            inplay |= 1ULL << n.cdeck[i]
+        inplay &= ~(1ULL << KD)
+        for s in range(4):
+            if owned >> (13 * s) & 1:
+                aces |= 1ULL << s
+            k = 0
+            for i in range(4):
+                tops[4 * s + i] = 0
+            for v in range(12, 0, -1):
+                if k < 4 and owned >> (13 * s + v) & 1:
+                    tops[4 * s + k] = v + 1
+                    k += 1
+            avail[s] = <int>((inplay >> (13 * s)) & 0x1FFF)
+        return self.ready_within(tops, aces, avail, d)
+
+    # -- the table ---------------------------------------------------------------------------
+    cdef void keys(self, Node* n, int left, uint64_t* ka, uint64_t* kb) noexcept nogil:
+        cdef uint64_t a = 0x243F6A8885A308D3ULL, b = 0x13198A2E03707344ULL
+        cdef int i
+        cdef bint player_back = 1 + n.dn // 4 < left
+        cdef bint court_back = 1 + n.cn // 4 < left
+        for i in range(n.dn):
+            a = mix64(a ^ ZA[n.deck[i]]) + <uint64_t>i
+            b = b * 0x100000001B3ULL ^ ZB[n.deck[i]]
+        a = mix64(a ^ 0x5555ULL)
+        b = b * 0x100000001B3ULL ^ 0xABCDULL
+        for i in range(n.cn):
+            a = mix64(a ^ ZA[n.cdeck[i]]) + <uint64_t>i
+            b = b * 0x100000001B3ULL ^ ZB[n.cdeck[i]]
+        a = mix64(a ^ n.hand) ^ mix64(n.court + 0x7777ULL)
+        b = (b ^ mix64(n.hand * 3 + 1)) * 0x9E3779B97F4A7C15ULL ^ mix64(n.court * 5 + 2)
+        if player_back:
+            a = mix64(a ^ n.pdis ^ (<uint64_t>(n.ps + 1) << 56))
+            b = mix64(b + n.pdis * 7 + <uint64_t>(n.ps + 1)) ^ 0x1111ULL
+        if court_back:
+            a = mix64(a ^ n.cdis ^ (<uint64_t>(n.cs + 1) << 57))
+            b = mix64(b + n.cdis * 11 + <uint64_t>(n.cs + 1)) ^ 0x2222ULL
+        ka[0] = a | (1ULL << 63)
+        kb[0] = b
+
+    cdef Entry* probe(self, uint64_t a, uint64_t b) noexcept nogil:
+        cdef uint64_t mask = self.capacity - 1
+        cdef uint64_t i = (a ^ (a >> 29)) & mask
+        while self.table[i].a != 0:
+            if self.table[i].a == a and self.table[i].b == b:
+                return &self.table[i]
+            i = (i + 1) & mask
+        return &self.table[i]
+
+    cdef void store(self, uint64_t a, uint64_t b, int left) noexcept nogil:
+        cdef Entry* e = self.probe(a, b)
+        cdef Entry* old
+        cdef uint64_t oldcap, i
+        if e.a != 0:
+            if left > e.left:
+                e.left = left
+            return
+        if table_full(self.used, self.capacity):
+            oldcap = self.capacity
+            old = <Entry*>grow_or_clear(<void**>&self.table, &self.capacity, self.max_capacity, sizeof(Entry))
+            if old != NULL:
+                for i in range(oldcap):
+                    if old[i].a != 0:
+                        self.probe(old[i].a, old[i].b)[0] = old[i]
+                free(old)
+            else:
+                self.used = 0
+            e = self.probe(a, b)
+        e.a, e.b, e.left = a, b, left
+        self.used += 1
+
+    # -- the search by whole turns -----------------------------------------------------------
+    cdef int children(self, Node* n, Child* out) noexcept nogil:
+        """Every turn from n (an intrigue and an influence), the highest card acquired first, and
+        the intrigues by two court cards before those by a hand card. The K♦ is never removed."""
+        cdef int count = 0, i, j, k, c, x
+        cdef int8_t court[4]
+        cdef int8_t hand[4]
+        cdef uint64_t m, removed, h, cl
+        cdef int nc = 0, nh = 0
+        m = n.court
+        while m:
+            court[nc] = __builtin_ctzll(m)
+            nc += 1
+            m &= m - 1
+        m = n.hand
+        while m:
+            hand[nh] = __builtin_ctzll(m)
+            nh += 1
+            m &= m - 1
+        for i in range(nc + nh):
+            for j in range(i + 1, nc + nh + 1):
+                if i < nc and j < nc:
+                    if court[i] == KD or court[j] == KD:
+                        continue
+                    removed = (1ULL << court[i]) | (1ULL << court[j])
+                    x = 0 if self.order_mode != 1 else 40
+                elif i >= nc and j == i + 1:
+                    removed = 1ULL << hand[i - nc]
+                    x = 1 if self.order_mode == 0 else (0 if self.order_mode == 1 else 1 + hand[i - nc] % 13 + (SPHERE[hand[i - nc] // 13] * 13 if self.order_mode == 3 else 0))
+                else:
+                    continue
+                h = n.hand & ~removed
+                cl = n.court & ~removed
+                m = cl
+                while m:
+                    c = __builtin_ctzll(m)
+                    m &= m - 1
+                    if c != KD and can_take(h, c, self.royal):
+                        out[count].removed = removed
+                        out[count].target = c
+                        out[count].order = -(SPHERE[c // 13] * 16 + c % 13 + 1) * 64 + x
+                        count += 1
+                out[count].removed = removed
+                out[count].target = -1
+                out[count].order = x
+                count += 1
+        # insertion sort on order (stable)
+        cdef Child tmp
+        for i in range(1, count):
+            tmp = out[i]
+            j = i - 1
+            while j >= 0 and out[j].order > tmp.order:
+                out[j + 1] = out[j]
+                j -= 1
+            out[j + 1] = tmp
+        return count
+
+    cdef int dfs(self, Node* n, int threshold, int depth) noexcept nogil:
+        """1: a win by turn ``threshold`` (its line in self.line from ``depth``), 0: none, -1:
+        a limit stopped the search."""
+        cdef int b, left, stored, count, i, r
+        cdef uint64_t ka, kb
+        cdef Entry* e
+        cdef Child kids[MAX_CHILDREN]
+        cdef Node child
+        cdef bint cut_before
+        self.nodes += 1
+        if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
+            self.stopped = STOP_TIME
+            return -1
+        b = self.bound(n)
+        if b <= threshold and b != n.turn:  # the dearer bounds, the cheapest first
+            if threshold - n.turn < 4 and not self.count_allows(n, threshold - n.turn):
+                b = threshold + 1
+            else:
+                b = max(b, self.chain_bound(n, threshold))
+                if b <= threshold and 4 <= threshold - n.turn < 6 and not self.count_allows(n, threshold - n.turn):
+                    b = threshold + 1
+        if b == NO_WIN:
+            return 0
+        if b > threshold:
+            self.cut = True
+            return 0
+        if b == n.turn and n.court >> KD & 1 and can_take(n.hand, KD, self.royal):
+            self.line_len = depth + 1
+            self.line[depth].removed = 0
+            self.line[depth].target = KD
+            return 1
+        left = threshold - n.turn + 1
+        self.keys(n, left, &ka, &kb)
+        e = self.probe(ka, kb)
+        if e.a != 0 and e.left >= left:
+            if e.left != INF_LEFT:
+                self.cut = True
+            return 0
+        count = self.children(n, kids)
+        cut_before = self.cut
+        self.cut = False
+        for i in range(count):
+            child = n[0]
+            child.pdis |= (n.hand & ~kids[i].removed)
+            child.cdis |= (n.court & ~kids[i].removed)
+            if kids[i].target >= 0:
+                child.pdis |= 1ULL << kids[i].target
+                child.cdis &= ~(1ULL << kids[i].target)
+            child.hand = 0
+            child.court = 0
+            child.turn += 1
+            if not self.draw(&child):
+                continue
+            r = self.dfs(&child, threshold, depth + 1)
+            if r != 0:
+                if r == 1:
+                    self.line[depth] = kids[i]
+                return r
+        # lost whatever the turns only if nothing was cut and the key holds both discard piles
+        self.store(ka, kb, INF_LEFT if not self.cut and 1 + n.dn // 4 < left and 1 + n.cn // 4 < left else left)
+        if self.max_states and self.used >= self.max_states:
+            self.stopped = STOP_STATES
+            return -1
+        self.cut = self.cut or cut_before
+        return 0
+
+    cdef Node make(self, deck, discard, int shuffles, court_deck, court_discard, int court_shuffles,
+                   hand, court, int turn):
+        cdef Node n
+        cdef int i
+        n.dn = len(deck)
+        for i in range(n.dn):
+            n.deck[i] = deck[i]
+        n.cn = len(court_deck)
+        for i in range(n.cn):
+            n.cdeck[i] = court_deck[i]
+        n.pdis = n.cdis = n.hand = n.court = 0
+        for c in discard:
+            n.pdis |= 1ULL << c
+        for c in court_discard:
+            n.cdis |= 1ULL << c
+        for c in hand:
+            n.hand |= 1ULL << c
+        for c in court:
+            n.court |= 1ULL << c
+        n.ps, n.cs, n.turn = shuffles, court_shuffles, turn
+        return n
+
+    def bound_of(self, deck, discard, int shuffles, court_deck, court_discard, int court_shuffles, hand, court,
+                 int turn):
+        """The kernel's lower bound on the turn of the win (NO_WIN: 10000) at an intrigue."""
+        cdef Node n = self.make(deck, discard, shuffles, court_deck, court_discard, court_shuffles, hand, court, turn)
+        cdef int b = self.bound(&n)
+        if b != n.turn and b != NO_WIN:
+            b = max(b, self.chain_bound(&n, NO_WIN))
+        return b
+
+    def within(self, deck, discard, int shuffles, court_deck, court_discard, int court_shuffles, hand, court,
+               int turn, int threshold):
+        """Is there a win by turn ``threshold`` from this intrigue? (line or None, cut): ``cut``
+        says some line was left out for lack of turns (False with no line: no win at all)."""
+        cdef Node n = self.make(deck, discard, shuffles, court_deck, court_discard, court_shuffles, hand, court, turn)
+        cdef int r
+        clock_start(&self.clock)
+        self.cut = False
+        self.stopped = STOP_NONE
+        with nogil:
+            r = self.dfs(&n, threshold, 0)
+        if r < 0:
+            raise Stopped()
+        if r == 0:
+            return None, bool(self.cut)
+        return [(self._cards(self.line[i].removed), self.line[i].target) for i in range(self.line_len)], True
+
+    cdef list _cards(self, uint64_t m):
+        out = []
+        while m:
+            out.append(__builtin_ctzll(m))
+            m &= m - 1
+        return out
+
+    def root(self, deck, discard, int shuffles, court_deck, court_discard, int court_shuffles, hand, court,
+             int turn):
+        """The iterative deepening from an intrigue: the fewest-turns winning line as [(removed
+        cards, acquired card or -1)] per turn (the last acquires the K♦), or None when no win
+        exists. Raises Stopped at a limit."""
+        cdef Node n = self.make(deck, discard, shuffles, court_deck, court_discard, court_shuffles, hand, court, turn)
+        cdef int threshold = self.bound(&n)
+        if threshold == NO_WIN:
+            return None
+        while True:
+            line, cut = self.within(deck, discard, shuffles, court_deck, court_discard, court_shuffles, hand, court,
+                                    turn, threshold)
+            if line is not None:
+                return line
+            if not cut:
+                return None
+            threshold += 1
+
+
+# -- the rules for the tests -------------------------------------------------------------------------
+def kernel_can_take(hand, int target, bint royal):
+    cdef uint64_t h = 0
+    for c in hand:
+        h |= 1ULL << c
+    return can_take(h, target, royal)
+
+
+def legal_moves(int step, hand, court, bint royal):
+    """The reference's legal moves at an intrigue (step 3) or an influence (step 4): ("remove",
+    cards) and ("acquire", using, target) / ("pass",), every set of paying cards counted."""
+    cdef list out = []
+    cdef uint64_t h = 0
+    cdef int c, s, t, ace, step_up, worth, total, v, bits, nb
+    cdef list by
+    hand = sorted(hand)
+    court = sorted(court)
+    if step == 3:
+        for i in range(len(court)):
+            for j in range(i + 1, len(court)):
+                out.append(("remove", (court[i], court[j])))
+        for c in hand:
+            out.append(("remove", (c,)))
+        return out
+    for t in court:
+        ace = (t // 13) * 13
+        for s in range(4):
+            step_up = SPHERE[t // 13] - SPHERE[s]
+            by = [c for c in hand if c // 13 == s and c % 13 != 0]
+            if step_up not in (0, 1) or not by:
+                continue
+            nb = len(by)
+            for bits in range(1, 1 << nb):
+                total = 0
+                for v in range(nb):
+                    if bits >> v & 1:
+                        total += by[v] % 13 + 1
+                for with_ace in ([0, 1] if ace in hand else [0]):
+                    worth = t % 13 + 1 - (1 if with_ace else 0)
+                    if t == KD and royal and step_up != 0:
+                        continue
+                    if (step_up == 0 and total >= worth) or (step_up == 1 and total // 2 >= worth):
+                        using = tuple(sorted([by[v] for v in range(nb) if bits >> v & 1] + ([ace] if with_ace else [])))
+                        out.append(("acquire", using, t))
+    out.append(("pass",))
+    return out
