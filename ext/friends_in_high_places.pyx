@@ -8,7 +8,8 @@ player's discards (a set: a reshuffle sorts them first), the court deck and its 
 pile's reshuffle count, the hand and the court. The seeded reshuffle (solodeck/shuffle.py) is
 redone here: SplitMix64 from seed + stream * 0xD1B54A32D192ED03, Fisher-Yates with rejection.
 
-``root`` answers "is there a win by turn T?" for T = the bound, T + 1, ... A failure is stored
+``within`` answers "is there a win by turn T?"; KernelSolver (solodeck/games/friends_in_high_places.py)
+asks it for the thresholds that narrow the proven range of the fewest turns. A failure is stored
 under a 128-bit key (two independent 64-bit hashes of the position without its turn number, and
 without a discard pile no reshuffle can bring back within the turns left) with the turns it had
 left; a failure with nothing cut below it is stored as lost whatever the turns (127).
@@ -804,24 +805,6 @@ cdef class Search:
             out.append(__builtin_ctzll(m))
             m &= m - 1
         return out
-
-    def root(self, deck, discard, int shuffles, court_deck, court_discard, int court_shuffles, hand, court,
-             int turn):
-        """The iterative deepening from an intrigue: the fewest-turns winning line as [(removed
-        cards, acquired card or -1)] per turn (the last acquires the K♦), or None when no win
-        exists. Raises Stopped at a limit."""
-        cdef Node n = self.make(deck, discard, shuffles, court_deck, court_discard, court_shuffles, hand, court, turn)
-        cdef int threshold = self.bound(&n)
-        if threshold == NO_WIN:
-            return None
-        while True:
-            line, cut = self.within(deck, discard, shuffles, court_deck, court_discard, court_shuffles, hand, court,
-                                    turn, threshold)
-            if line is not None:
-                return line
-            if not cut:
-                return None
-            threshold += 1
 
 
 # -- the rules for the tests -------------------------------------------------------------------------
