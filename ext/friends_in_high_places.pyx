@@ -205,7 +205,7 @@ cdef inline void pop_front(int8_t* pile, int* n, int k) noexcept nogil:
 # -- the search -----------------------------------------------------------------------------------
 cdef class Search:
     """The open search of one deal: ``seed`` (of the reshuffles), ``lost_opportunities``,
-    ``royal_family``. ``time_limit`` (0: none) applies from the next ``root`` call;
+    ``royal_family``. ``time_limit`` (0: none) applies from the next ``within`` call;
     ``max_states`` (0: none) stops a search once that many failures are stored."""
 
     cdef uint64_t seed
