@@ -146,7 +146,7 @@ def gap(point: tuple, distance: int, half_width: float = float(HALF_WIDTH)) -> f
     x, y = to_float(point)
     dx = max(-half_width - x, 0.0, x - half_width)
     dy = max(distance - y, 0.0, y - distance - 1)
-    return math.hypot(dx, dy)
+    return math.sqrt(dx * dx + dy * dy)  # not math.hypot: the kernel's C sqrt gives the same bits
 
 
 def nearest(points, distance: int) -> float:
@@ -450,6 +450,7 @@ class Dungeon(Game):
     blind_exact_states = 50  # exact blind values fit only a last round's pairing
     rollout_moves = 7      # search_moves(): one pairing per round score (at most 7)
     options = {"distance": (4, DISTANCES)}
+    kernel = "dungeon"     # ext/dungeon.pyx: the open search in C (KernelSolver), the baseline's rollouts
     piles = {"deck": "the 50 cards without A♠ and K♦, top first; its first card is the SKILL"}
 
     def seeded_piles(self, seed, options):
@@ -478,9 +479,13 @@ class Dungeon(Game):
         return state.search_moves()[0]
 
     def fast_solver(self, limits, progress=None):
-        """The search in rounds (RoundSolver below): pure Python, far faster than the generic
-        search over every move because it deepens on rounds and folds the round's draws."""
-        return RoundSolver(self, limits, progress)
+        """The search in rounds: compiled (KernelSolver, ext/dungeon.pyx) when the kernel is built,
+        else RoundSolver in pure Python; both far faster than the generic search over every move
+        because they deepen on rounds and fold the round's draws."""
+        kernel = self.load_kernel()
+        if kernel is None:
+            return RoundSolver(self, limits, progress)
+        return KernelSolver(self, kernel, limits, progress)
 
 
 GAME = Dungeon()  # the registry's instance (solodeck/registry.py)
@@ -729,6 +734,59 @@ class RoundSolver:
             state = state.play(line[-1])
         return line
 
+
+
+class KernelSolver(RoundSolver):
+    """RoundSolver's exact search with the rounds searched in C (ext/dungeon.pyx): the same nodes
+    (round starts), the same distance cut and table, plus the kernel's exact cuts (the highest
+    positive score only, the cut-back bound; docs/rules/dungeon.md, "How the solver plays it").
+    No quick beams: the kernel's own deepening finds wins sooner. The line is rebuilt here from
+    the kernel's [(monster, score)] and replayed under the reference engine before it is reported."""
+
+    engine = "rounds-kernel"
+
+    def __init__(self, game, kernel, limits=None, progress=None):
+        super().__init__(game, limits, progress)
+        self.kernel_module, self.search = kernel, None
+        self._nodes_before = 0
+
+    def solve(self, state) -> SolveResult:
+        result = super().solve(state)
+        result.engine = self.engine
+        result.unique_states = self.search.stored if self.search is not None else 0
+        return result
+
+    def _start(self, state):
+        scope = (state.seed, state.skill, state.distance)
+        if scope != self.scope or self.search is None:
+            self.scope = scope
+            self._nodes_before = self.nodes
+            self.search = self.kernel_module.Search(state.seed, value(state.skill), state.distance,
+                                                    self.limits.memory_mb, 0.0, self.limits.max_states or 0)
+        self.search.restart_clock(self.limits.time_limit or 0.0)
+
+    def _find(self, state):
+        self._start(state)
+        if state.outcome() is not None:
+            return [] if state.won else None
+        full = state.rounds_left()
+        shortest = max(1, math.ceil(nearest(state.points, state.distance) - 1e-9))
+        for budget in range(min(shortest, full), full + 1):
+            rounds = self._mid(state, budget)
+            if rounds is not None:
+                return self._moves(state, rounds)
+        return None
+
+    def _round(self, deck, shuffles, path, points, extra, budget):
+        if budget <= 0:
+            return None
+        try:
+            found = self.search.round(list(deck), shuffles, [value(c) for c in path], extra, budget)
+        except self.kernel_module.Stopped:
+            raise SearchStopped(StopReason.from_code(self.search.stopped)) from None
+        finally:
+            self.nodes = self._nodes_before + self.search.nodes
+        return self.search.line() if found else None
 
 # -- deal files: positions ----------------------------------------------------------------------
 _POSITION_FIELDS = {

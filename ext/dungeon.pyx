@@ -1,0 +1,507 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Dungeon's open-mode engine: the round-by-round search of solodeck/games/dungeon.py
+(``RoundSolver``, the reference; docs/rules/dungeon.md, "How the solver plays it") in C, with
+exact geometry in integers and the kernel's own exact cuts.
+
+A node is the start of a round: the deck (a 52-bit mask of its cards; its order is the seeded
+reshuffle of the mask with the node's shuffle count, except at the root, whose order is given),
+the reshuffle count, the path's values and the offer's extra cards. Its 64-bit key mixes the mask,
+the count, the extra cards and a hash of the path's values. A stored entry is the largest budget
+(rounds) known to fail from the node.
+
+Path points are ((ax + bx√3)/2, (ay + by√3)/2) with integers ax, bx, ay, by, as in the reference;
+the test whether a segment meets the K♦ rectangle is the reference's separating-axis test with
+every number p + q√3 scaled to integers (``sign3``: exact). Floats only order the children and
+feed the distance bound, always with a margin on the side of not cutting.
+
+Also here: the baseline policy's rollouts for the blind policy (``rollouts``), drawing with
+solvers/sampling.py's SplitMix64 exactly as the reference's sample_chance does.
+"""
+from libc.math cimport sqrt, ceil
+from libc.stdint cimport int8_t, int64_t, uint64_t
+from libc.stdlib cimport calloc, free
+
+from shared cimport (STOP_NONE, STOP_STATES, STOP_TIME, Clock, capacity_for, clock_expired,
+                     clock_restart, clock_start, grow_or_clear, mix64, next_random, table_full)
+
+cdef enum:
+    MAX_DEPTH = 48
+    MAX_CHILDREN = 24
+    MAX_PATH = 50
+    KING = 13
+    CHECK_EVERY = 1023
+    HALF_WIDTH_2000 = 714   # 2000 x 0.357 (RULINGS: x in [-0.357, 0.357])
+
+cdef uint64_t STREAM_STEP = 0xD1B54A32D192ED03ULL
+cdef double SQRT3 = sqrt(3.0)
+
+# A clock hand's unit vector as (ax, bx, ay, by), value v at v o'clock (UNIT in the reference).
+cdef int UNIT[13][4]
+_UNIT = {12: (0, 0, 2, 0), 1: (1, 0, 0, 1), 2: (0, 1, 1, 0), 3: (2, 0, 0, 0), 4: (0, 1, -1, 0),
+         5: (1, 0, 0, -1), 6: (0, 0, -2, 0), 7: (-1, 0, 0, -1), 8: (0, -1, -1, 0), 9: (-2, 0, 0, 0),
+         10: (0, -1, 1, 0), 11: (-1, 0, 0, 1)}
+for _v in range(13):
+    for _k in range(4):
+        UNIT[_v][_k] = _UNIT[_v][_k] if _v in _UNIT else 0
+
+
+class Stopped(Exception):
+    """A limit was reached (``Search.stopped`` says which)."""
+
+
+# -- exact geometry -------------------------------------------------------------------------------
+cdef inline int sign3(int64_t p, int64_t q) noexcept nogil:
+    """The sign of p + q√3 (integers), exactly (the reference's ``sign``)."""
+    if p >= 0 and q >= 0:
+        return 0 if (p == 0 and q == 0) else 1
+    if p <= 0 and q <= 0:
+        return -1
+    if p * p > 3 * q * q:
+        return 1 if p > 0 else -1
+    return 1 if q > 0 else -1
+
+
+cdef inline bint separated2(int s1, int s2, int t1, int t2) noexcept nogil:
+    """Two numbers with signs s against the low bound and t against the high bound: both below
+    the low bound, or both above the high one."""
+    return (s1 < 0 and s2 < 0) or (t1 > 0 and t2 > 0)
+
+
+cdef bint meets_c(int ax, int bx, int ay, int by, int v, int d) noexcept nogil:
+    """The reference's ``meets``: does the segment from ((ax + bx√3)/2, (ay + by√3)/2) towards v
+    o'clock meet the closed rectangle x in [-0.357, 0.357], y in [d, d + 1]? Numbers are scaled
+    by 2000 (x and y) or 4000 (the normal projection), so every one is an integer p + q√3."""
+    cdef int ux = UNIT[v][0], uxb = UNIT[v][1], uy = UNIT[v][2], uyb = UNIT[v][3]
+    cdef int qx = ax + ux, qxb = bx + uxb, qy = ay + uy, qyb = by + uyb
+    # x: 2000 * (a + b√3)/2 = 1000a + 1000b√3 against ±714
+    if separated2(sign3(1000 * <int64_t>ax + HALF_WIDTH_2000, 1000 * <int64_t>bx),
+                  sign3(1000 * <int64_t>qx + HALF_WIDTH_2000, 1000 * <int64_t>qxb),
+                  sign3(1000 * <int64_t>ax - HALF_WIDTH_2000, 1000 * <int64_t>bx),
+                  sign3(1000 * <int64_t>qx - HALF_WIDTH_2000, 1000 * <int64_t>qxb)):
+        return False
+    # y: 2 * (a + b√3)/2 against 2d and 2(d + 1)
+    if separated2(sign3(ay - 2 * d, by), sign3(qy - 2 * d, qyb),
+                  sign3(ay - 2 * d - 2, by), sign3(qy - 2 * d - 2, qyb)):
+        return False
+    # n = (-u_y, u_x) = ((-uy - uyb√3)/2, (ux + uxb√3)/2); 4000 n·P and 4000 n·corner
+    cdef int na = -uy, nb = -uyb, ma = ux, mb = uxb
+    cdef int64_t cp = 1000 * (<int64_t>na * ax + 3 * <int64_t>nb * bx + <int64_t>ma * ay + 3 * <int64_t>mb * by)
+    cdef int64_t cq = 1000 * (<int64_t>na * bx + <int64_t>nb * ax + <int64_t>ma * by + <int64_t>mb * ay)
+    cdef int below = 0, above = 0, s, sx, y
+    cdef int64_t kp, kq
+    for sx in range(-1, 2, 2):
+        for y in range(d, d + 2):
+            # 4000 [ (na + nb√3)/2 · (±357/1000) + (ma + mb√3)/2 · y ] = ±714 (na + nb√3) + 2000 y (ma + mb√3)
+            kp = sx * HALF_WIDTH_2000 * <int64_t>na + 2000 * <int64_t>y * ma
+            kq = sx * HALF_WIDTH_2000 * <int64_t>nb + 2000 * <int64_t>y * mb
+            s = sign3(kp - cp, kq - cq)
+            if s < 0:
+                below += 1
+            elif s > 0:
+                above += 1
+    return not (below == 4 or above == 4)
+
+
+def meets(start, int v, int distance):
+    """The exact test, for the tests against the reference (start: (ax, bx, ay, by))."""
+    return bool(meets_c(start[0], start[1], start[2], start[3], v, distance))
+
+
+cdef inline double gap_c(int ax, int bx, int ay, int by, int d) noexcept nogil:
+    """The reference's ``gap``: the Euclidean distance from the point to the rectangle, as the
+    same float operations (the baseline's choices compare these floats)."""
+    cdef double x = (ax + bx * SQRT3) / 2, y = (ay + by * SQRT3) / 2
+    cdef double hw = 0.357
+    cdef double dx = 0.0, dy = 0.0
+    if -hw - x > dx:
+        dx = -hw - x
+    if x - hw > dx:
+        dx = x - hw
+    if d - y > dy:
+        dy = d - y
+    if y - d - 1 > dy:
+        dy = y - d - 1
+    return sqrt(dx * dx + dy * dy)
+
+
+def gap(point, int distance):
+    return gap_c(point[0], point[1], point[2], point[3], distance)
+
+
+# -- rounds ---------------------------------------------------------------------------------------
+cdef inline int cvalue(int card) noexcept nogil:
+    return card % 13 + 1
+
+
+cdef int scores_c(int skill, int monster, int* attacks, int* hand, int* out) noexcept nogil:
+    """The distinct scores of the six pairings, highest first, into ``out``; how many."""
+    cdef int perm[6][3]
+    perm[0][0], perm[0][1], perm[0][2] = 0, 1, 2
+    perm[1][0], perm[1][1], perm[1][2] = 0, 2, 1
+    perm[2][0], perm[2][1], perm[2][2] = 1, 0, 2
+    perm[3][0], perm[3][1], perm[3][2] = 1, 2, 0
+    perm[4][0], perm[4][1], perm[4][2] = 2, 0, 1
+    perm[5][0], perm[5][1], perm[5][2] = 2, 1, 0
+    cdef int seen[7]
+    cdef int p, k, total, ours, theirs, n = 0, s
+    for k in range(7):
+        seen[k] = 0
+    for p in range(6):
+        total = 0
+        for k in range(3):
+            ours = skill + cvalue(hand[perm[p][k]])
+            theirs = cvalue(monster) + cvalue(attacks[k])
+            total += (ours > theirs) - (ours < theirs)
+        seen[total + 3] = 1
+    for s in range(3, -4, -1):
+        if seen[s + 3]:
+            out[n] = s
+            n += 1
+    return n
+
+
+def round_scores(int skill, int monster, attacks, hand):
+    """The distinct scores, highest first (the reference's ``round_scores``)."""
+    cdef int a[3]
+    cdef int h[3]
+    cdef int out[7]
+    for k in range(3):
+        a[k], h[k] = attacks[k], hand[k]
+    n = scores_c(skill, monster, a, h, out)
+    return [out[k] for k in range(n)]
+
+
+def legal_moves(int step, offer, attacks, hand):
+    """The kernel's reading of the decisions: at the choice (step 1) the offered cards, as
+    ('monster', card); at the pairing (step 3) the six ways to meet the attacks, as ('pair',
+    ((attack, card), ...) sorted by the attack)."""
+    if step == 1:
+        return [("monster", c) for c in offer]
+    if step != 3:
+        return []
+    out = []
+    for order in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):
+        out.append(("pair", tuple(sorted((attacks[k], hand[order[k]]) for k in range(3)))))
+    return out
+
+
+cdef inline uint64_t below(uint64_t* s, uint64_t n) noexcept nogil:
+    """solodeck.shuffle's ``below``: rejection sampling, no modulo bias."""
+    cdef uint64_t r = (<uint64_t>0 - n) % n  # 2^64 mod n
+    cdef uint64_t limit = <uint64_t>0 - r     # 2^64 - r (0 stands for 2^64 when r is 0)
+    cdef uint64_t x
+    while True:
+        x = next_random(s)
+        if r == 0 or x < limit:
+            return x % n
+
+
+cdef int reshuffle(uint64_t mask, uint64_t seed, int stream, int* out) noexcept nogil:
+    """The seeded reshuffle (RULINGS, Common): the cards of ``mask`` in canonical order, then
+    Fisher–Yates driven by SplitMix64(seed + stream · STREAM_STEP). Top card first; the count."""
+    cdef int n = 0, c, i, j, t
+    for c in range(52):
+        if mask >> c & 1:
+            out[n] = c
+            n += 1
+    cdef uint64_t s = seed + <uint64_t>stream * STREAM_STEP
+    for i in range(n - 1, 0, -1):
+        j = <int>below(&s, i + 1)
+        t = out[i]
+        out[i] = out[j]
+        out[j] = t
+    return n
+
+
+def reshuffled(cards, uint64_t seed, int stream):
+    """For the tests: the kernel's reshuffle of a pile (any order in, canonical order used)."""
+    cdef uint64_t mask = 0
+    cdef int out[52]
+    for c in cards:
+        mask |= (<uint64_t>1) << <int>c
+    n = reshuffle(mask, seed, stream, out)
+    return [out[k] for k in range(n)]
+
+
+ctypedef struct Entry:
+    uint64_t key     # the node's key with bit 63 set (0: an empty slot)
+    int8_t fail      # the largest budget known to fail
+
+
+ctypedef struct Child:
+    double order     # -1 for a win, else the gap of the path's end after the round
+    int extra        # the next offer's extra cards
+    int index        # the offered card's index (the monster)
+    int score        # the round score
+    int keep         # the path's length kept (for a score <= 0), or -1: the monster joins
+    int win
+
+
+cdef class Search:
+    """One deal's open search: ``seed`` (the reshuffles' seed), ``skill`` (the SKILL's value),
+    ``distance``. ``time_limit`` (0: none) applies from the next ``round`` call after
+    ``restart_clock``; ``max_states`` (0: none) stops a search once that many entries are stored."""
+
+    cdef uint64_t seed
+    cdef int skill, distance
+    cdef int decks[MAX_DEPTH][52]      # per depth: the deck, top first
+    cdef int pv[MAX_DEPTH][MAX_PATH]   # per depth: the path's values
+    cdef int pts[MAX_DEPTH][MAX_PATH + 1][4]  # per depth: the path's points, the origin first
+    cdef double gaps[MAX_DEPTH][MAX_PATH + 1]
+    cdef uint64_t ph[MAX_DEPTH][MAX_PATH + 1]  # per depth: the hash of each prefix of the path
+    cdef int plen[MAX_DEPTH]
+    cdef int line_monster[MAX_DEPTH]
+    cdef int line_score[MAX_DEPTH]
+    cdef public int line_length
+    cdef Entry* table
+    cdef uint64_t capacity, max_capacity, used, max_states
+    cdef Clock clock
+    cdef public uint64_t nodes
+    cdef public int stopped
+    cdef public bint use_bounds
+
+    def __cinit__(self, uint64_t seed, int skill, int distance, double memory_mb=512.0, double time_limit=0.0,
+                  long long max_states=0):
+        self.seed, self.skill, self.distance = seed, skill, distance
+        self.max_capacity = capacity_for(memory_mb, sizeof(Entry), 1024)
+        self.capacity = 1 << 16 if self.max_capacity > (1 << 16) else self.max_capacity
+        self.table = <Entry*>calloc(self.capacity, sizeof(Entry))
+        if self.table == NULL:
+            raise MemoryError()
+        self.used = 0
+        self.max_states = max_states
+        self.nodes = 0
+        self.stopped = STOP_NONE
+        self.use_bounds = True
+        clock_restart(&self.clock, time_limit)
+
+    def __dealloc__(self):
+        free(self.table)
+
+    def restart_clock(self, double seconds):
+        clock_restart(&self.clock, seconds)
+
+    @property
+    def stored(self):
+        return self.used
+
+    # -- the table ---------------------------------------------------------------------------
+    cdef int lookup(self, uint64_t key) noexcept nogil:
+        cdef uint64_t i = key & (self.capacity - 1)
+        while self.table[i].key != 0:
+            if self.table[i].key == key:
+                return self.table[i].fail
+            i = (i + 1) & (self.capacity - 1)
+        return -1
+
+    cdef void store(self, uint64_t key, int fail) noexcept nogil:
+        cdef uint64_t i
+        cdef Entry* old
+        cdef uint64_t old_capacity, k
+        if table_full(self.used, self.capacity):
+            old_capacity = self.capacity
+            old = <Entry*>grow_or_clear(<void**>&self.table, &self.capacity, self.max_capacity, sizeof(Entry))
+            self.used = 0
+            if old != NULL:
+                for k in range(old_capacity):
+                    if old[k].key != 0:
+                        self.insert(old[k].key, old[k].fail)
+                free(old)
+        self.insert(key, fail)
+
+    cdef void insert(self, uint64_t key, int fail) noexcept nogil:
+        cdef uint64_t i = key & (self.capacity - 1)
+        while self.table[i].key != 0:
+            if self.table[i].key == key:
+                if fail > self.table[i].fail:
+                    self.table[i].fail = fail
+                return
+            i = (i + 1) & (self.capacity - 1)
+        self.table[i].key = key
+        self.table[i].fail = fail
+        self.used += 1
+
+    # -- the path ----------------------------------------------------------------------------
+    cdef void push(self, int depth, int v) noexcept nogil:
+        """Append the value v to the path at ``depth``."""
+        cdef int L = self.plen[depth], k
+        self.pv[depth][L] = v
+        for k in range(4):
+            self.pts[depth][L + 1][k] = self.pts[depth][L][k] + UNIT[v][k]
+        self.gaps[depth][L + 1] = gap_c(self.pts[depth][L + 1][0], self.pts[depth][L + 1][1],
+                                        self.pts[depth][L + 1][2], self.pts[depth][L + 1][3], self.distance)
+        self.ph[depth][L + 1] = mix64(self.ph[depth][L] ^ (<uint64_t>v * 0x9E3779B97F4A7C15ULL + <uint64_t>(L + 1)))
+        self.plen[depth] = L + 1
+
+    cdef void copy_path(self, int depth, int keep) noexcept nogil:
+        """The path at depth + 1: the first ``keep`` cards of the path at ``depth``."""
+        cdef int i, k
+        for i in range(keep):
+            self.pv[depth + 1][i] = self.pv[depth][i]
+        for i in range(keep + 1):
+            for k in range(4):
+                self.pts[depth + 1][i][k] = self.pts[depth][i][k]
+            self.gaps[depth + 1][i] = self.gaps[depth][i]
+            self.ph[depth + 1][i] = self.ph[depth][i]
+        self.plen[depth + 1] = keep
+
+    cdef void set_path(self, path):
+        cdef int k
+        for k in range(4):
+            self.pts[0][0][k] = 0
+        self.gaps[0][0] = gap_c(0, 0, 0, 0, self.distance)
+        self.ph[0][0] = 0x51ED2701A5F3C7B9ULL
+        self.plen[0] = 0
+        for v in path:
+            self.push(0, v)
+
+    cdef bint hopeless(self, int depth, int limit) noexcept nogil:
+        """No win within ``limit`` rounds is possible from any point the path can be cut back to:
+        keeping the first j cards needs ceil((L - j) / 3) rounds of cutting (a round removes at
+        most 3) and at least ceil(gap_j) new cards, one a round (each of length 1)."""
+        cdef int L = self.plen[depth], j, need
+        for j in range(L, -1, -1):
+            need = (L - j + 2) // 3
+            if need > limit:
+                return True
+            if need + <int>ceil(self.gaps[depth][j] - 1e-9) <= limit:
+                return False
+        return True
+
+    # -- the search --------------------------------------------------------------------------
+    def round(self, deck, int shuffles, path, int extra, int budget):
+        """A win within ``budget`` rounds from the start of a round (``deck`` top first, in its
+        order; ``path`` the path's values): True (``line()`` gives it) or False; raises Stopped."""
+        cdef int n = len(deck), k
+        for k in range(n):
+            self.decks[0][k] = deck[k]
+        self.set_path(path)
+        self.stopped = STOP_NONE
+        clock_start(&self.clock)
+        self.line_length = 0
+        r = self.node(0, n, shuffles, extra, budget, True)
+        if r < 0:
+            raise Stopped()
+        return r == 1
+
+    def line(self):
+        """[(monster card, round score)] of the last win found."""
+        return [(self.line_monster[k], self.line_score[k]) for k in range(self.line_length)]
+
+    cdef int node(self, int depth, int n, int shuffles, int extra, int budget, bint root) noexcept nogil:
+        """1: a win within ``budget`` rounds; 0: none; -1: stopped. The deck is decks[depth]
+        (its order), the path the one at ``depth``."""
+        cdef int limit = budget if budget < n - 6 else n - 6
+        if limit <= 0:
+            return 0
+        if depth >= MAX_DEPTH - 1:
+            return 0
+        if self.use_bounds and self.hopeless(depth, limit):
+            return 0
+        cdef int* deck = self.decks[depth]
+        cdef uint64_t mask = 0
+        cdef int k
+        for k in range(n):
+            mask |= (<uint64_t>1) << deck[k]
+        cdef int L = self.plen[depth]
+        cdef uint64_t key = mix64(mask ^ mix64(self.ph[depth][L] + <uint64_t>shuffles * 0x100000001B3ULL
+                                                + <uint64_t>extra * 0xC2B2AE3D27D4EB4FULL)) | (<uint64_t>1 << 63)
+        if not root and self.lookup(key) >= limit:
+            return 0
+        self.nodes += 1
+        if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
+            self.stopped = STOP_TIME
+            return -1
+        if self.max_states and self.used >= self.max_states:
+            self.stopped = STOP_STATES
+            return -1
+        cdef Child children[MAX_CHILDREN]
+        cdef int nc = 0, offered = extra + 1 if extra > 0 else 1
+        cdef int fight[52]
+        cdef int scores[7]
+        cdef int ns, i, s, v, monster, e, keep, j, dup
+        cdef int after_shuffles[4]
+        cdef int ax, bx, ay, by
+        cdef uint64_t rest
+        cdef int end_ax = self.pts[depth][L][0], end_bx = self.pts[depth][L][1]
+        cdef int end_ay = self.pts[depth][L][2], end_by = self.pts[depth][L][3]
+        cdef int skipped
+        for i in range(offered):
+            monster = deck[i]
+            v = cvalue(monster)
+            rest = mask & ~((<uint64_t>1) << monster)
+            if extra > 0:  # the other offered cards went back and the deck was shuffled
+                reshuffle(rest, self.seed, shuffles + 1, fight)
+                ns = scores_c(self.skill, monster, fight, fight + 3, scores)
+                after_shuffles[i] = shuffles + 2
+            else:
+                ns = scores_c(self.skill, monster, deck + 1, deck + 4, scores)
+                after_shuffles[i] = shuffles + 1
+            skipped = 0
+            for j in range(ns):
+                s = scores[j]
+                if s > 0:
+                    if skipped:  # a lower positive score: dominated by the highest (see the docs)
+                        continue
+                    skipped = 1
+                    if v != KING:
+                        if meets_c(end_ax, end_bx, end_ay, end_by, v, self.distance):
+                            self.line_monster[depth] = monster
+                            self.line_score[depth] = s
+                            self.line_length = depth + 1
+                            return 1
+                        children[nc].keep = -1
+                        children[nc].order = gap_c(end_ax + UNIT[v][0], end_bx + UNIT[v][1], end_ay + UNIT[v][2],
+                                                   end_by + UNIT[v][3], self.distance)
+                    else:
+                        children[nc].keep = L
+                        children[nc].order = self.gaps[depth][L]
+                    children[nc].extra = s
+                else:
+                    keep = L + s if L + s > 0 else 0
+                    dup = 0
+                    for k in range(nc):
+                        if children[k].index == i and children[k].keep == keep and children[k].extra == 0:
+                            dup = 1
+                    if dup:
+                        continue
+                    children[nc].keep = keep
+                    children[nc].extra = 0
+                    children[nc].order = self.gaps[depth][keep]
+                children[nc].index = i
+                children[nc].score = s
+                children[nc].win = 0
+                nc += 1
+        # order: nearest the K♦ first, then the larger offer, then as generated (insertion sort)
+        cdef Child t
+        for i in range(1, nc):
+            t = children[i]
+            j = i - 1
+            while j >= 0 and (children[j].order > t.order or (children[j].order == t.order and children[j].extra < t.extra)):
+                children[j + 1] = children[j]
+                j -= 1
+            children[j + 1] = t
+        cdef int r
+        for k in range(nc):
+            i = children[k].index
+            if children[k].keep < 0:
+                self.copy_path(depth, L)
+                self.push(depth + 1, cvalue(deck[i]))
+            else:
+                self.copy_path(depth, children[k].keep)
+            self.child_deck(depth, i, mask, after_shuffles[i])
+            r = self.node(depth + 1, n - 1, after_shuffles[i], children[k].extra, budget - 1, False)
+            if r == 1:
+                self.line_monster[depth] = deck[i]
+                self.line_score[depth] = children[k].score
+                return 1
+            if r < 0:
+                return -1
+        if not root:
+            self.store(key, limit)
+        return 0
+
+    cdef void child_deck(self, int depth, int i, uint64_t mask, int after_shuffles) noexcept nogil:
+        """The deck at depth + 1 after offered card i: the reshuffle of the rest."""
+        cdef uint64_t rest = mask & ~((<uint64_t>1) << self.decks[depth][i])
+        reshuffle(rest, self.seed, after_shuffles, self.decks[depth + 1])
