@@ -20,6 +20,7 @@ solvers/sampling.py's SplitMix64 exactly as the reference's sample_chance does.
 from libc.math cimport sqrt, ceil
 from libc.stdint cimport int8_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free
+from libc.string cimport memset
 
 from shared cimport (STOP_NONE, STOP_STATES, STOP_TIME, Clock, capacity_for, clock_expired,
                      clock_restart, clock_start, grow_or_clear, mix64, next_random, table_full)
@@ -31,6 +32,9 @@ cdef enum:
     KING = 13
     CHECK_EVERY = 1023
     HALF_WIDTH_2000 = 714   # 2000 x 0.357 (RULINGS: x in [-0.357, 0.357])
+    DIRS = 12               # the gain bound's directions: the twelve clock hands
+    GAINS = 13              # ... and the count of cards a trajectory can add
+    GAIN_CAP = 1 << 19      # the gain table's slots (a bigger tree: the bound is given up)
 
 cdef uint64_t STREAM_STEP = 0xD1B54A32D192ED03ULL
 cdef double SQRT3 = sqrt(3.0)
@@ -228,6 +232,30 @@ ctypedef struct Entry:
     int8_t fail      # the largest budget known to fail
 
 
+ctypedef struct GainEntry:
+    uint64_t key     # (mask, shuffles, extra) mixed, bit 63 set (0: an empty slot)
+    float g[GAINS]
+
+
+# The clock hands as float unit vectors.
+cdef double UX[13]
+cdef double UY[13]
+for _k in range(13):
+    UX[_k] = (_UNIT[_k][0] + _UNIT[_k][1] * SQRT3) / 2 if _k in _UNIT else 0.0
+    UY[_k] = (_UNIT[_k][2] + _UNIT[_k][3] * SQRT3) / 2 if _k in _UNIT else 0.0
+
+# w_k · u_v for the clock hands k and v (cos 30(k - v) degrees), and its positive part.
+cdef double DOT[13][13]
+cdef double GAIN[13][13]
+for _k in range(13):
+    for _v in range(13):
+        DOT[_k][_v] = GAIN[_k][_v] = 0.0
+        if 1 <= _k <= 12 and 1 <= _v <= 12:
+            DOT[_k][_v] = ((_UNIT[_k][0] + _UNIT[_k][1] * SQRT3) * (_UNIT[_v][0] + _UNIT[_v][1] * SQRT3)
+                           + (_UNIT[_k][2] + _UNIT[_k][3] * SQRT3) * (_UNIT[_v][2] + _UNIT[_v][3] * SQRT3)) / 4
+            GAIN[_k][_v] = DOT[_k][_v] if DOT[_k][_v] > 1e-12 else 0.0
+
+
 ctypedef struct Child:
     double order     # -1 for a win, else the gap of the path's end after the round
     int extra        # the next offer's extra cards
@@ -259,6 +287,14 @@ cdef class Search:
     cdef public uint64_t nodes
     cdef public int stopped
     cdef public bint use_bounds
+    cdef public bint use_gains           # the trajectory bound (``gains``)
+    cdef public int gain_horizon         # ... at nodes with at most this many rounds left
+    cdef GainEntry* gtable
+    cdef uint64_t gused
+    cdef public uint64_t gain_nodes
+    cdef int gdecks[MAX_DEPTH][52]
+    cdef double rect_low[13]             # per clock hand k: the least w_k · r over the K♦ rectangle
+    cdef float root_gain[GAINS]
 
     def __cinit__(self, uint64_t seed, int skill, int distance, double memory_mb=512.0, double time_limit=0.0,
                   long long max_states=0):
@@ -273,10 +309,29 @@ cdef class Search:
         self.nodes = 0
         self.stopped = STOP_NONE
         self.use_bounds = True
+        self.use_gains = True
+        self.gain_horizon = 20
+        self.gtable = <GainEntry*>calloc(GAIN_CAP, sizeof(GainEntry))
+        if self.gtable == NULL:
+            raise MemoryError()
+        self.gused = 0
+        self.gain_nodes = 0
+        cdef int k
+        cdef double wx, wy, c, low
+        for k in range(1, 13):
+            wx, wy = UX[k], UY[k]
+            low = 1e300
+            for corner_x in (-0.357, 0.357):
+                for corner_y in (distance, distance + 1):
+                    c = wx * corner_x + wy * corner_y
+                    if c < low:
+                        low = c
+            self.rect_low[k] = low
         clock_restart(&self.clock, time_limit)
 
     def __dealloc__(self):
         free(self.table)
+        free(self.gtable)
 
     def restart_clock(self, double seconds):
         clock_restart(&self.clock, seconds)
@@ -368,6 +423,124 @@ cdef class Search:
                 return False
         return True
 
+    # -- the trajectory bound ----------------------------------------------------------------
+    cdef int gains(self, int gd, int n, int shuffles, int extra, bint root, float* out) noexcept nogil:
+        """out[k] for each clock hand k (index k - 1): the most that the monsters of positive
+        rounds (kings aside) can add along w_k, sum of max(0, w_k · u), over every way the
+        rounds can go from here, whatever the path; out[12]: the most such cards. The deck is
+        gdecks[gd]. 0, or -1 when the tree is too big (the bound is then given up)."""
+        cdef int k, i, j, v, ns, smax, has_low
+        if n < 7:
+            for k in range(GAINS):
+                out[k] = 0
+            return 0
+        cdef int* deck = self.gdecks[gd]
+        cdef uint64_t mask = 0
+        for k in range(n):
+            mask |= (<uint64_t>1) << deck[k]
+        cdef uint64_t key = mix64(mask ^ mix64(<uint64_t>shuffles * 0x100000001B3ULL
+                                                + <uint64_t>extra * 0xC2B2AE3D27D4EB4FULL + 0x3C6EF372FE94F82BULL)) | (<uint64_t>1 << 63)
+        cdef uint64_t slot = key & (GAIN_CAP - 1)
+        if not root:
+            while self.gtable[slot].key != 0:
+                if self.gtable[slot].key == key:
+                    for k in range(GAINS):
+                        out[k] = self.gtable[slot].g[k]
+                    return 0
+                slot = (slot + 1) & (GAIN_CAP - 1)
+            if (self.gused + 1) * 4 > GAIN_CAP * 3:  # a cache: forget everything, look again
+                memset(self.gtable, 0, GAIN_CAP * sizeof(GainEntry))
+                self.gused = 0
+                slot = key & (GAIN_CAP - 1)
+        self.gain_nodes += 1
+        if clock_expired(&self.clock, self.gain_nodes, CHECK_EVERY):
+            return -2
+        cdef float best[GAINS]
+        cdef float sub[GAINS]
+        cdef int fight[52]
+        cdef int scores[7]
+        cdef int offered = extra + 1 if extra > 0 else 1, after, r
+        cdef uint64_t rest
+        for k in range(GAINS):
+            best[k] = 0
+        for i in range(offered):
+            v = cvalue(deck[i])
+            rest = mask & ~((<uint64_t>1) << deck[i])
+            if extra > 0:
+                reshuffle(rest, self.seed, shuffles + 1, fight)
+                ns = scores_c(self.skill, deck[i], fight, fight + 3, scores)
+                after = shuffles + 2
+            else:
+                ns = scores_c(self.skill, deck[i], deck + 1, deck + 4, scores)
+                after = shuffles + 1
+            smax = scores[0]
+            has_low = scores[ns - 1] <= 0
+            reshuffle(rest, self.seed, after, self.gdecks[gd + 1])
+            if smax > 0:
+                r = self.gains(gd + 1, n - 1, after, smax, False, sub)
+                if r < 0:
+                    return r
+                if v != KING:
+                    for k in range(DIRS):
+                        sub[k] += GAIN[k + 1][v]
+                    sub[DIRS] += 1
+                for k in range(GAINS):
+                    if sub[k] > best[k]:
+                        best[k] = sub[k]
+            if has_low:
+                r = self.gains(gd + 1, n - 1, after, 0, False, sub)
+                if r < 0:
+                    return r
+                for k in range(GAINS):
+                    if sub[k] > best[k]:
+                        best[k] = sub[k]
+        for k in range(GAINS):
+            out[k] = best[k]
+        if not root:
+            while self.gtable[slot].key != 0:
+                slot = (slot + 1) & (GAIN_CAP - 1)
+            self.gtable[slot].key = key
+            for k in range(GAINS):
+                self.gtable[slot].g[k] = best[k]
+            self.gused += 1
+        return 0
+
+    cdef int beyond(self, int depth, int n, int shuffles, int extra, int limit, bint root) noexcept nogil:
+        """1 when no point the path can be cut back to (within ``limit`` rounds) can reach the
+        K♦ with what the rounds to come can add: along some clock hand w, w · p_j plus the most
+        the positive rounds can add along w stays below the rectangle's least w · r (the last
+        card's segment must reach it), or the distance needs more cards than they can add.
+        0 otherwise; -2 stopped (the clock)."""
+        cdef float g[GAINS]
+        cdef int k, r, j, need, L = self.plen[depth], ok
+        cdef double x, y
+        for k in range(n):
+            self.gdecks[0][k] = self.decks[depth][k]
+        r = self.gains(0, n, shuffles, extra, root, g)
+        if r == -2:
+            return -2
+        if r < 0:
+            self.use_gains = False
+            return 0
+        for j in range(L, -1, -1):
+            need = (L - j + 2) // 3
+            if need > limit:
+                return 1
+            if need + <int>ceil(self.gaps[depth][j] - 1e-9) > limit:
+                continue
+            if <int>ceil(self.gaps[depth][j] - 1e-9) > <int>(g[DIRS] + 0.5):
+                continue
+            x = (self.pts[depth][j][0] + self.pts[depth][j][1] * SQRT3) / 2
+            y = (self.pts[depth][j][2] + self.pts[depth][j][3] * SQRT3) / 2
+            ok = 1
+            for k in range(DIRS):
+                if UX[k + 1] * x + UY[k + 1] * y + g[k] < self.rect_low[k + 1] - 1e-3:
+                    ok = 0
+                    break
+            if ok:
+                return 0
+        return 1
+
     # -- the search --------------------------------------------------------------------------
     def round(self, deck, int shuffles, path, int extra, int budget):
         """A win within ``budget`` rounds from the start of a round (``deck`` top first, in its
@@ -415,6 +588,16 @@ cdef class Search:
         if self.max_states and self.used >= self.max_states:
             self.stopped = STOP_STATES
             return -1
+        cdef int far
+        if self.use_bounds and self.use_gains and n - 6 <= self.gain_horizon:
+            far = self.beyond(depth, n, shuffles, extra, limit, root)
+            if far == -2:
+                self.stopped = STOP_TIME
+                return -1
+            if far == 1:
+                if not root:
+                    self.store(key, limit)
+                return 0
         cdef Child children[MAX_CHILDREN]
         cdef int nc = 0, offered = extra + 1 if extra > 0 else 1
         cdef int fight[52]
@@ -505,3 +688,131 @@ cdef class Search:
         """The deck at depth + 1 after offered card i: the reshuffle of the rest."""
         cdef uint64_t rest = mask & ~((<uint64_t>1) << self.decks[depth][i])
         reshuffle(rest, self.seed, after_shuffles, self.decks[depth + 1])
+
+
+# -- the baseline's rollouts (blind mode) -----------------------------------------------------------
+cdef inline int draw_value(int* counts, int total, uint64_t* rng) noexcept nogil:
+    """The reference's sample_chance: r = next() mod the deck's size, the values in increasing
+    order, each weighted by its count; the drawn value leaves the composition."""
+    cdef int r = <int>(next_random(rng) % <uint64_t>total), v
+    for v in range(1, 14):
+        if r < counts[v]:
+            counts[v] -= 1
+            return v
+        r -= counts[v]
+    return -1
+
+
+cdef double promise_c(int* pts, int L, int v, int score, int d) noexcept nogil:
+    """The reference's State._promise: how far from the K♦ the path's end would be after the
+    monster of value v scored ``score`` (-1: that card wins). ``pts``: the points, 4 ints each,
+    the origin first."""
+    cdef int* end = pts + 4 * L
+    cdef int keep
+    if score > 0 and v != KING:
+        if meets_c(end[0], end[1], end[2], end[3], v, d):
+            return -1.0
+        return gap_c(end[0] + UNIT[v][0], end[1] + UNIT[v][1], end[2] + UNIT[v][2], end[3] + UNIT[v][3], d)
+    if score < 0:
+        keep = L + score if L + score > 0 else 0
+        return gap_c(pts[4 * keep], pts[4 * keep + 1], pts[4 * keep + 2], pts[4 * keep + 3], d)
+    return gap_c(end[0], end[1], end[2], end[3], d)
+
+
+cdef int rollout(int* counts0, int* path, int L0, int extra, int monster, int skill, int d,
+                 uint64_t seed) noexcept nogil:
+    """One baseline game from the start of a round (``monster`` -1, ``extra`` offered beside it)
+    or from the deal of a round whose monster (a value) is chosen: 1 won, 0 lost. The draws are
+    solvers/sampling.py's play_out with SplitMix64(seed)."""
+    cdef int counts[14]
+    cdef int pts[4 * (MAX_PATH + 50)]
+    cdef int offer[4]
+    cdef int att[3]
+    cdef int hand[3]
+    cdef int scores[7]
+    cdef int total = 0, v, k, i, L = 0, best, ns, s, dealt
+    cdef double p, bp
+    cdef uint64_t rng = seed
+    for v in range(14):
+        counts[v] = counts0[v]
+        total += counts[v]
+    for k in range(4):
+        pts[k] = 0
+    for i in range(L0):
+        for k in range(4):
+            pts[4 * (i + 1) + k] = pts[4 * i + k] + UNIT[path[i]][k]
+    L = L0
+    while True:
+        if monster < 0:
+            if total < 7:  # a round that cannot be dealt in full
+                return 0
+            for i in range(1 + extra):
+                offer[i] = draw_value(counts, total, &rng)
+                total -= 1
+            best = 0
+            if extra:  # the baseline's choice: the path's end nearest the K♦, then the lower value
+                bp = promise_c(pts, L, offer[0], 1, d)
+                for i in range(1, 1 + extra):
+                    p = promise_c(pts, L, offer[i], 1, d)
+                    if p < bp or (p == bp and offer[i] < offer[best]):
+                        bp, best = p, i
+                for i in range(1 + extra):
+                    if i != best:
+                        counts[offer[i]] += 1
+                        total += 1
+            monster = offer[best]
+        for i in range(3):
+            att[i] = draw_value(counts, total, &rng)
+            total -= 1
+        for i in range(3):
+            hand[i] = draw_value(counts, total, &rng)
+            total -= 1
+        ns = scores_values(skill, monster, att, hand, scores)
+        best = scores[0]  # the baseline's pairing: the path's end nearest the K♦, then the higher score
+        bp = promise_c(pts, L, monster, best, d)
+        for i in range(1, ns):
+            p = promise_c(pts, L, monster, scores[i], d)
+            if p < bp:  # scores come highest first, so a tie keeps the higher
+                bp, best = p, scores[i]
+        s = best
+        if s > 0 and monster != KING:
+            if meets_c(pts[4 * L], pts[4 * L + 1], pts[4 * L + 2], pts[4 * L + 3], monster, d):
+                return 1
+            for k in range(4):
+                pts[4 * (L + 1) + k] = pts[4 * L + k] + UNIT[monster][k]
+            L += 1
+        elif s < 0:
+            L = L + s if L + s > 0 else 0
+        for i in range(3):
+            counts[att[i]] += 1
+            counts[hand[i]] += 1
+        total += 6
+        extra = s if s > 0 else 0
+        monster = -1
+
+
+cdef int scores_values(int skill, int monster, int* attacks, int* hand, int* out) noexcept nogil:
+    """scores_c on values (the rollouts track values only)."""
+    cdef int a[3]
+    cdef int h[3]
+    cdef int k
+    for k in range(3):
+        a[k] = attacks[k] - 1  # a card of suit 0 with that value
+        h[k] = hand[k] - 1
+    return scores_c(skill, monster - 1, a, h, out)
+
+
+def rollouts(counts, path, int extra, int monster, int skill, int distance, int samples, uint64_t seed):
+    """Wins of ``samples`` baseline games (sample i draws with SplitMix64(seed + i)) from the start
+    of a round (``monster`` -1) or the deal of a round whose monster's value is ``monster``.
+    ``counts``: the deck's cards per value (index 0 unused); ``path``: the path's values."""
+    cdef int c[14]
+    cdef int pv[MAX_PATH + 50]
+    cdef int L = len(path), i, wins = 0
+    for i in range(14):
+        c[i] = counts[i]
+    for i in range(L):
+        pv[i] = path[i]
+    for i in range(samples):
+        wins += rollout(c, pv, L, extra, monster, skill, distance, seed + <uint64_t>i)
+    return wins

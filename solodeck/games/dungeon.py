@@ -478,6 +478,30 @@ class Dungeon(Game):
             return min(state.legal_moves(), key=lambda m: (state._promise(m.card, 1), value(m.card), m.card))
         return state.search_moves()[0]
 
+    def fast_rollouts(self, state, samples, seed):
+        """[(move, wins, 0)]: solvers/sampling.py's baseline rollouts for each candidate move, in the
+        kernel (the same draws: sample i uses SplitMix64(seed + i), one draw per card dealt, by the
+        deck's counts of values, as State.sample_chance does)."""
+        kernel = self.load_kernel()
+        if kernel is None or state.step not in (CHOOSE, PAIR) or not state.legal_moves():
+            return None
+        from ..solvers.sampling import candidate_moves
+
+        stats = []
+        for move in candidate_moves(self, state):
+            after = state.play(move)
+            if after.result is not None:
+                stats.append((move, samples if after.result == "won" else 0, 0))
+                continue
+            counts = [0] * 14
+            for card in after.deck:
+                counts[value(card)] += 1
+            monster = value(after.monster) if after.step == DEAL else -1
+            wins = kernel.rollouts(counts, [value(c) for c in after.path], after.extra, monster, value(after.skill),
+                                   after.distance, samples, seed)
+            stats.append((move, wins, 0))
+        return stats
+
     def fast_solver(self, limits, progress=None):
         """The search in rounds: compiled (KernelSolver, ext/dungeon.pyx) when the kernel is built,
         else RoundSolver in pure Python; both far faster than the generic search over every move
@@ -763,6 +787,7 @@ class KernelSolver(RoundSolver):
             self._nodes_before = self.nodes
             self.search = self.kernel_module.Search(state.seed, value(state.skill), state.distance,
                                                     self.limits.memory_mb, 0.0, self.limits.max_states or 0)
+            self.search.gain_horizon = self.gain_horizon
         self.search.restart_clock(self.limits.time_limit or 0.0)
 
     def _find(self, state):
@@ -771,11 +796,15 @@ class KernelSolver(RoundSolver):
             return [] if state.won else None
         full = state.rounds_left()
         shortest = max(1, math.ceil(nearest(state.points, state.distance) - 1e-9))
-        for budget in range(min(shortest, full), full + 1):
+        budgets = list(range(min(shortest, full), full + 1)) if self.deepening else [full]
+        for budget in budgets:
             rounds = self._mid(state, budget)
             if rounds is not None:
                 return self._moves(state, rounds)
         return None
+
+    deepening = True
+    gain_horizon = 0
 
     def _round(self, deck, shuffles, path, points, extra, budget):
         if budget <= 0:
