@@ -19,8 +19,8 @@ solvers/sampling.py's SplitMix64 exactly as the reference's sample_chance does.
 """
 from libc.math cimport sqrt, ceil
 from libc.stdint cimport int8_t, int64_t, uint64_t
-from libc.stdlib cimport calloc, free
-from libc.string cimport memset
+from libc.stdlib cimport calloc, free, qsort
+from libc.string cimport memcpy, memset
 
 from shared cimport (STOP_NONE, STOP_STATES, STOP_TIME, Clock, capacity_for, clock_expired,
                      clock_restart, clock_start, grow_or_clear, mix64, next_random, table_full)
@@ -256,6 +256,36 @@ for _k in range(13):
             GAIN[_k][_v] = DOT[_k][_v] if DOT[_k][_v] > 1e-12 else 0.0
 
 
+ctypedef struct BeamNode:
+    int8_t deck[50]
+    int8_t path[50]
+    int8_t n, L, extra
+    int shuffles
+    int parent       # its index in the layer before (-1: the root)
+    int monster      # the round that led here: the monster card and the score
+    int score
+
+
+ctypedef struct Candidate:
+    double order     # the gap of the path's end after the round
+    int extra
+    int index        # generation order (ties)
+    int parent
+    int i            # the offered card's index in the parent's deck
+    int score
+    int keep         # -1: the monster joins the path
+
+
+cdef int compare_candidates(const void* a, const void* b) noexcept nogil:
+    cdef Candidate* x = <Candidate*>a
+    cdef Candidate* y = <Candidate*>b
+    if x.order != y.order:
+        return -1 if x.order < y.order else 1
+    if x.extra != y.extra:
+        return -1 if x.extra > y.extra else 1
+    return -1 if x.index < y.index else (1 if x.index > y.index else 0)
+
+
 ctypedef struct Child:
     double order     # -1 for a win, else the gap of the path's end after the round
     int extra        # the next offer's extra cards
@@ -273,6 +303,7 @@ cdef class Search:
     cdef uint64_t seed
     cdef int skill, distance
     cdef int decks[MAX_DEPTH][52]      # per depth: the deck, top first
+    cdef int cdecks[MAX_DEPTH][4][52]  # per depth: the deck after the round with offered card i
     cdef int pv[MAX_DEPTH][MAX_PATH]   # per depth: the path's values
     cdef int pts[MAX_DEPTH][MAX_PATH + 1][4]  # per depth: the path's points, the origin first
     cdef double gaps[MAX_DEPTH][MAX_PATH + 1]
@@ -557,6 +588,166 @@ cdef class Search:
             raise Stopped()
         return r == 1
 
+    # -- quick looks for a win (a heuristic: finding none proves nothing) ------------------------
+    def beam(self, deck, int shuffles, path, int extra, int width):
+        """Round after round, keep only the ``width`` round starts whose path's end is nearest the
+        K♦ (then the larger offer): True when a win turns up (``line()`` gives it), else False.
+        Raises Stopped at the time limit."""
+        cdef int rounds = len(deck) - 6 + 1
+        if rounds < 1:
+            return False
+        cdef BeamNode* layers = <BeamNode*>calloc(<size_t>(rounds + 1) * width, sizeof(BeamNode))
+        cdef Candidate* cands = <Candidate*>calloc(<size_t>width * MAX_CHILDREN, sizeof(Candidate))
+        cdef int sizes[64]
+        if layers == NULL or cands == NULL:
+            free(layers)
+            free(cands)
+            raise MemoryError()
+        cdef int k
+        for k in range(len(deck)):
+            layers[0].deck[k] = deck[k]
+        for k in range(len(path)):
+            layers[0].path[k] = path[k]
+        layers[0].n, layers[0].L, layers[0].extra = len(deck), len(path), extra
+        layers[0].shuffles, layers[0].parent = shuffles, -1
+        sizes[0] = 1
+        clock_start(&self.clock)
+        self.stopped = STOP_NONE
+        cdef int r
+        try:
+            r = self.beam_run(layers, cands, sizes, rounds, width)
+        finally:
+            free(layers)
+            free(cands)
+        if r < 0:
+            raise Stopped()
+        return r == 1
+
+    cdef int beam_run(self, BeamNode* layers, Candidate* cands, int* sizes, int rounds, int width) noexcept nogil:
+        cdef int layer, a, i, j, k, ns, s, v, nc, keep, skipped, offered, dup, L, win_parent = -1, win_i = 0, win_score = 0
+        cdef int fight[52]
+        cdef int scores[7]
+        cdef int tmp[52]
+        cdef int pts[MAX_PATH + 1][4]
+        cdef uint64_t mask, rest
+        cdef BeamNode* node
+        cdef BeamNode* child
+        cdef int after
+        for layer in range(rounds):
+            nc = 0
+            for a in range(sizes[layer]):
+                node = &layers[<size_t>layer * width + a]
+                if node.n < 7:
+                    continue
+                self.nodes += 1
+                if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
+                    self.stopped = STOP_TIME
+                    return -1
+                L = node.L
+                for k in range(4):
+                    pts[0][k] = 0
+                for j in range(L):
+                    for k in range(4):
+                        pts[j + 1][k] = pts[j][k] + UNIT[node.path[j]][k]
+                mask = 0
+                for k in range(node.n):
+                    mask |= (<uint64_t>1) << node.deck[k]
+                offered = node.extra + 1 if node.extra > 0 else 1
+                for i in range(offered):
+                    v = cvalue(node.deck[i])
+                    rest = mask & ~((<uint64_t>1) << node.deck[i])
+                    if node.extra > 0:
+                        reshuffle(rest, self.seed, node.shuffles + 1, fight)
+                    else:
+                        for k in range(6):
+                            fight[k] = node.deck[1 + k]
+                    ns = scores_c(self.skill, node.deck[i], fight, fight + 3, scores)
+                    skipped = 0
+                    for j in range(ns):
+                        s = scores[j]
+                        if s > 0:
+                            if skipped:
+                                continue
+                            skipped = 1
+                            if v != KING:
+                                if meets_c(pts[L][0], pts[L][1], pts[L][2], pts[L][3], v, self.distance):
+                                    win_parent, win_i, win_score = a, i, s
+                                    break
+                                cands[nc].keep = -1
+                                cands[nc].order = gap_c(pts[L][0] + UNIT[v][0], pts[L][1] + UNIT[v][1],
+                                                        pts[L][2] + UNIT[v][2], pts[L][3] + UNIT[v][3], self.distance)
+                            else:
+                                cands[nc].keep = L
+                                cands[nc].order = gap_c(pts[L][0], pts[L][1], pts[L][2], pts[L][3], self.distance)
+                            cands[nc].extra = s
+                        else:
+                            keep = L + s if L + s > 0 else 0
+                            dup = 0
+                            for k in range(nc - 1, -1, -1):
+                                if cands[k].parent != a:
+                                    break
+                                if cands[k].i == i and cands[k].keep == keep and cands[k].extra == 0:
+                                    dup = 1
+                            if dup:
+                                continue
+                            cands[nc].keep = keep
+                            cands[nc].extra = 0
+                            cands[nc].order = gap_c(pts[keep][0], pts[keep][1], pts[keep][2], pts[keep][3], self.distance)
+                        cands[nc].parent = a
+                        cands[nc].i = i
+                        cands[nc].score = s
+                        cands[nc].index = nc
+                        nc += 1
+                    if win_parent >= 0:
+                        break
+                if win_parent >= 0:
+                    break
+            if win_parent >= 0:
+                # the line: back through the parents
+                self.line_length = layer + 1
+                node = &layers[<size_t>layer * width + win_parent]
+                self.line_monster[layer] = node.deck[win_i]
+                self.line_score[layer] = win_score
+                k = layer
+                while k > 0:
+                    self.line_monster[k - 1] = node.monster
+                    self.line_score[k - 1] = node.score
+                    node = &layers[<size_t>(k - 1) * width + node.parent]
+                    k -= 1
+                return 1
+            if nc == 0:
+                return 0
+            qsort(cands, nc, sizeof(Candidate), compare_candidates)
+            if nc > width:
+                nc = width
+            for a in range(nc):
+                node = &layers[<size_t>layer * width + cands[a].parent]
+                child = &layers[<size_t>(layer + 1) * width + a]
+                mask = 0
+                for k in range(node.n):
+                    mask |= (<uint64_t>1) << node.deck[k]
+                after = node.shuffles + (2 if node.extra > 0 else 1)
+                reshuffle(mask & ~((<uint64_t>1) << node.deck[cands[a].i]), self.seed, after, tmp)
+                for k in range(node.n - 1):
+                    child.deck[k] = tmp[k]
+                child.n = node.n - 1
+                child.shuffles = after
+                child.extra = cands[a].extra
+                if cands[a].keep < 0:
+                    for k in range(node.L):
+                        child.path[k] = node.path[k]
+                    child.path[node.L] = cvalue(node.deck[cands[a].i])
+                    child.L = node.L + 1
+                else:
+                    for k in range(cands[a].keep):
+                        child.path[k] = node.path[k]
+                    child.L = cands[a].keep
+                child.parent = cands[a].parent
+                child.monster = node.deck[cands[a].i]
+                child.score = cands[a].score
+            sizes[layer + 1] = nc
+        return 0
+
     def line(self):
         """[(monster card, round score)] of the last win found."""
         return [(self.line_monster[k], self.line_score[k]) for k in range(self.line_length)]
@@ -665,6 +856,7 @@ cdef class Search:
                 j -= 1
             children[j + 1] = t
         cdef int r
+        cdef int made = 0
         for k in range(nc):
             i = children[k].index
             if children[k].keep < 0:
@@ -672,7 +864,10 @@ cdef class Search:
                 self.push(depth + 1, cvalue(deck[i]))
             else:
                 self.copy_path(depth, children[k].keep)
-            self.child_deck(depth, i, mask, after_shuffles[i])
+            if not (made >> i & 1):
+                reshuffle(mask & ~((<uint64_t>1) << deck[i]), self.seed, after_shuffles[i], self.cdecks[depth][i])
+                made |= 1 << i
+            memcpy(self.decks[depth + 1], self.cdecks[depth][i], (n - 1) * sizeof(int))
             r = self.node(depth + 1, n - 1, after_shuffles[i], children[k].extra, budget - 1, False)
             if r == 1:
                 self.line_monster[depth] = deck[i]

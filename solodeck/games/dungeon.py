@@ -48,6 +48,7 @@ ROUND_CARDS = 6          # three attacks and the player's three cards
 HALF_WIDTH = Fraction(357, 1000)  # RULINGS: x in [-0.357, 0.357] (the card's width 2.5/3.5, halved and rounded)
 DISTANCES = (4, 3)
 BEAMS = (64, 256, 1024)  # RoundSolver._beam: the positions kept per round in each quick look for a win
+KERNEL_BEAMS = (64, 256, 1024, 4096)  # KernelSolver: the same quick looks in C (wider: C is fast)
 OFFER, CHOOSE, DEAL, PAIR = range(4)
 SQRT3 = math.sqrt(3.0)
 
@@ -794,6 +795,10 @@ class KernelSolver(RoundSolver):
         self._start(state)
         if state.outcome() is not None:
             return [] if state.won else None
+        for width in self.widths:
+            rounds = self._kernel_beam(state, width)
+            if rounds is not None:
+                return self._moves(state, rounds)
         full = state.rounds_left()
         shortest = max(1, math.ceil(nearest(state.points, state.distance) - 1e-9))
         budgets = list(range(min(shortest, full), full + 1)) if self.deepening else [full]
@@ -803,8 +808,38 @@ class KernelSolver(RoundSolver):
                 return self._moves(state, rounds)
         return None
 
-    deepening = True
+    deepening = False
     gain_horizon = 0
+    widths = KERNEL_BEAMS
+
+    def _kernel_beam(self, state, width):
+        """[(monster, score)] of a win found by the kernel's beam from each first-round outcome, or None."""
+        return self._each_first_round(state, lambda after: self._call(self.search.beam, list(after.deck), after.shuffles,
+                                                                       [value(c) for c in after.path], after.extra, width))
+
+    def _each_first_round(self, state, search):
+        if state.step == CHOOSE:
+            for move in state.search_moves():
+                rounds = self._each_first_round(advance_chance(state.play(move)), search)
+                if rounds is not None:
+                    return [(move.card, rounds[0][1])] + rounds[1:]
+            return None
+        for move in state.search_moves():
+            after = state.play(move)
+            score = round_score(value(state.skill), state.monster, move.pairs)
+            if after.won:
+                return [(state.monster, score)]
+            if after.result is None and search(after):
+                return [(state.monster, score)] + self.search.line()
+        return None
+
+    def _call(self, call, *args):
+        try:
+            return call(*args)
+        except self.kernel_module.Stopped:
+            raise SearchStopped(StopReason.from_code(self.search.stopped)) from None
+        finally:
+            self.nodes = self._nodes_before + self.search.nodes
 
     def _round(self, deck, shuffles, path, points, extra, budget):
         if budget <= 0:
