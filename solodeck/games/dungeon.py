@@ -479,6 +479,16 @@ class Dungeon(Game):
             return min(state.legal_moves(), key=lambda m: (state._promise(m.card, 1), value(m.card), m.card))
         return state.search_moves()[0]
 
+    def kernel_moves(self, state):
+        """The kernel's reading of the decisions (ext/dungeon.pyx legal_moves) as moves."""
+        kernel = self.load_kernel()
+        if kernel is None or state.result is not None or state.step not in (CHOOSE, PAIR):
+            return None
+        return [Move("monster", card) if kind == "monster" else Move("pair", pairs=pairs)
+                for kind, card_or_pairs in kernel.legal_moves(state.step, list(state.offer), list(state.attacks),
+                                                              list(state.hand))
+                for card, pairs in [(card_or_pairs, ()) if kind == "monster" else (-1, card_or_pairs)]]
+
     def fast_rollouts(self, state, samples, seed):
         """[(move, wins, 0)]: solvers/sampling.py's baseline rollouts for each candidate move, in the
         kernel (the same draws: sample i uses SplitMix64(seed + i), one draw per card dealt, by the
@@ -789,6 +799,7 @@ class KernelSolver(RoundSolver):
             self.search = self.kernel_module.Search(state.seed, value(state.skill), state.distance,
                                                     self.limits.memory_mb, 0.0, self.limits.max_states or 0)
             self.search.gain_horizon = self.gain_horizon
+            self.search.use_bounds = self.cuts
         self.search.restart_clock(self.limits.time_limit or 0.0)
 
     def _find(self, state):
@@ -808,8 +819,9 @@ class KernelSolver(RoundSolver):
                 return self._moves(state, rounds)
         return None
 
-    deepening = False
-    gain_horizon = 0
+    deepening = False      # True: deepen on rounds as RoundSolver does (slower in C: see the docs)
+    gain_horizon = 0       # the kernel's trajectory bound at nodes this near the end (0: off, see the docs)
+    cuts = True            # False: no distance or cut-back bound (the tests compare)
     widths = KERNEL_BEAMS
 
     def _kernel_beam(self, state, width):
