@@ -31,9 +31,11 @@ cdef enum:
     MAX_PATH = 50
     KING = 13
     CHECK_EVERY = 1023
+    PROBE_END = 3           # ``stopped`` when a probe's node cap is reached (not a limit of the user's)
     HALF_WIDTH_2000 = 714   # 2000 x 0.357 (RULINGS: x in [-0.357, 0.357])
     DIRS = 12               # the gain bound's directions: the twelve clock hands
     GAINS = 13              # ... and the count of cards a trajectory can add
+    SHUFFLE_CAP = 1 << 16   # the reshuffle cache's slots (direct-mapped)
     GAIN_CAP = 1 << 19      # the gain table's slots (a bigger tree: the bound is given up)
 
 cdef uint64_t STREAM_STEP = 0xD1B54A32D192ED03ULL
@@ -47,6 +49,9 @@ _UNIT = {12: (0, 0, 2, 0), 1: (1, 0, 0, 1), 2: (0, 1, 1, 0), 3: (2, 0, 0, 0), 4:
 for _v in range(13):
     for _k in range(4):
         UNIT[_v][_k] = _UNIT[_v][_k] if _v in _UNIT else 0
+
+
+PROBE_STOP = PROBE_END
 
 
 class Stopped(Exception):
@@ -256,6 +261,11 @@ for _k in range(13):
             GAIN[_k][_v] = DOT[_k][_v] if DOT[_k][_v] > 1e-12 else 0.0
 
 
+ctypedef struct ShuffleEntry:
+    uint64_t key     # (mask, stream) mixed, bit 63 set (0: empty)
+    int8_t cards[52]
+
+
 ctypedef struct BeamNode:
     int8_t deck[50]
     int8_t path[50]
@@ -319,8 +329,12 @@ cdef class Search:
     cdef public int stopped
     cdef public bint use_bounds
     cdef public bint use_gains           # the trajectory bound (``gains``)
+    cdef public uint64_t node_cap        # a probe's end: stop (``stopped`` PROBE) once ``nodes`` reaches it (0: none)
+    cdef public bint reduce_keys         # key the path by its live points only (path_key)
+    cdef public int order_mode           # experiments with the order of the children (0: the documented one)
     cdef public int gain_horizon         # ... at nodes with at most this many rounds left
     cdef GainEntry* gtable
+    cdef ShuffleEntry* shuffles_cache
     cdef uint64_t gused
     cdef public uint64_t gain_nodes
     cdef int gdecks[MAX_DEPTH][52]
@@ -341,9 +355,11 @@ cdef class Search:
         self.stopped = STOP_NONE
         self.use_bounds = True
         self.use_gains = True
+        self.reduce_keys = True
         self.gain_horizon = 20
         self.gtable = <GainEntry*>calloc(GAIN_CAP, sizeof(GainEntry))
-        if self.gtable == NULL:
+        self.shuffles_cache = <ShuffleEntry*>calloc(SHUFFLE_CAP, sizeof(ShuffleEntry))
+        if self.gtable == NULL or self.shuffles_cache == NULL:
             raise MemoryError()
         self.gused = 0
         self.gain_nodes = 0
@@ -363,6 +379,7 @@ cdef class Search:
     def __dealloc__(self):
         free(self.table)
         free(self.gtable)
+        free(self.shuffles_cache)
 
     def restart_clock(self, double seconds):
         clock_restart(&self.clock, seconds)
@@ -407,6 +424,26 @@ cdef class Search:
         self.table[i].fail = fail
         self.used += 1
 
+    cdef int reshuffle_cached(self, uint64_t mask, int stream, int* out) noexcept nogil:
+        """``reshuffle`` through a direct-mapped cache: the deck at (mask, stream) is the same
+        whatever the path, and many nodes share it."""
+        cdef uint64_t key = mix64(mask ^ mix64(<uint64_t>stream + 0x632BE59BD9B4E019ULL)) | (<uint64_t>1 << 63)
+        cdef ShuffleEntry* e = &self.shuffles_cache[key & (SHUFFLE_CAP - 1)]
+        cdef int n = 0, k
+        cdef uint64_t m = mask
+        while m:
+            m &= m - 1
+            n += 1
+        if e.key == key:
+            for k in range(n):
+                out[k] = e.cards[k]
+            return n
+        reshuffle(mask, self.seed, stream, out)
+        e.key = key
+        for k in range(n):
+            e.cards[k] = <int8_t>out[k]
+        return n
+
     # -- the path ----------------------------------------------------------------------------
     cdef void push(self, int depth, int v) noexcept nogil:
         """Append the value v to the path at ``depth``."""
@@ -440,6 +477,28 @@ cdef class Search:
         self.plen[0] = 0
         for v in path:
             self.push(0, v)
+
+    cdef uint64_t path_key(self, int depth, int limit) noexcept nogil:
+        """What of the path can still matter within ``limit`` rounds: the points a win could
+        keep the path up to (``live``), each with how many cards from the end it lies, and where
+        the origin lies if cutting can reach it (a cut stops there). With cuts off: every value."""
+        cdef int L = self.plen[depth], j
+        cdef uint64_t h = 0x2545F4914F6CDD1DULL, point
+        if not self.use_bounds or not self.reduce_keys:
+            return self.ph[depth][L]
+        for j in range(L, -1, -1):
+            if (L - j + 2) // 3 > limit:
+                return h
+            if self.live(depth, j, limit):
+                point = ((<uint64_t>(self.pts[depth][j][0] & 0xFF)) | (<uint64_t>(self.pts[depth][j][1] & 0xFF) << 8)
+                         | (<uint64_t>(self.pts[depth][j][2] & 0xFF) << 16) | (<uint64_t>(self.pts[depth][j][3] & 0xFF) << 24))
+                h = mix64(h ^ (point | (<uint64_t>(L - j) << 32)))
+        return mix64(h ^ (0xA5A5A5A500000000ULL + <uint64_t>L))  # the origin's place: cutting reaches it
+
+    cdef inline bint live(self, int depth, int j, int limit) noexcept nogil:
+        """Could a win within ``limit`` rounds keep the path up to its j-th point? Cutting back to it
+        takes ceil((L - j) / 3) rounds, reaching the K♦ from it at least ceil(gap) cards, one a round."""
+        return (self.plen[depth] - j + 2) // 3 + <int>ceil(self.gaps[depth][j] - 1e-9) <= limit
 
     cdef bint hopeless(self, int depth, int limit) noexcept nogil:
         """No win within ``limit`` rounds is possible from any point the path can be cut back to:
@@ -768,8 +827,9 @@ cdef class Search:
         for k in range(n):
             mask |= (<uint64_t>1) << deck[k]
         cdef int L = self.plen[depth]
-        cdef uint64_t key = mix64(mask ^ mix64(self.ph[depth][L] + <uint64_t>shuffles * 0x100000001B3ULL
-                                                + <uint64_t>extra * 0xC2B2AE3D27D4EB4FULL)) | (<uint64_t>1 << 63)
+        cdef uint64_t key = mix64(mask ^ mix64(self.path_key(depth, limit) + <uint64_t>shuffles * 0x100000001B3ULL
+                                                + <uint64_t>extra * 0xC2B2AE3D27D4EB4FULL
+                                                + <uint64_t>limit * 0x9E3779B97F4A7C15ULL)) | (<uint64_t>1 << 63)
         if not root and self.lookup(key) >= limit:
             return 0
         self.nodes += 1
@@ -778,6 +838,9 @@ cdef class Search:
             return -1
         if self.max_states and self.used >= self.max_states:
             self.stopped = STOP_STATES
+            return -1
+        if self.node_cap and self.nodes >= self.node_cap:
+            self.stopped = PROBE_END
             return -1
         cdef int far
         if self.use_bounds and self.use_gains and n - 6 <= self.gain_horizon:
@@ -805,7 +868,7 @@ cdef class Search:
             v = cvalue(monster)
             rest = mask & ~((<uint64_t>1) << monster)
             if extra > 0:  # the other offered cards went back and the deck was shuffled
-                reshuffle(rest, self.seed, shuffles + 1, fight)
+                self.reshuffle_cached(rest, shuffles + 1, fight)
                 ns = scores_c(self.skill, monster, fight, fight + 3, scores)
                 after_shuffles[i] = shuffles + 2
             else:
@@ -847,6 +910,16 @@ cdef class Search:
                 children[nc].win = 0
                 nc += 1
         # order: nearest the K♦ first, then the larger offer, then as generated (insertion sort)
+        if self.order_mode == 1:
+            for k in range(nc):
+                children[k].order -= 0.5 * children[k].extra
+        elif self.order_mode == 2:
+            for k in range(nc):
+                children[k].order -= 10.0 * (children[k].extra > 0)
+        elif self.order_mode == 3:
+            for k in range(nc):
+                if children[k].keep >= 0 and children[k].keep < L:
+                    children[k].order = -100.0 + children[k].keep  # cut back first, the most first
         cdef Child t
         for i in range(1, nc):
             t = children[i]
@@ -865,7 +938,7 @@ cdef class Search:
             else:
                 self.copy_path(depth, children[k].keep)
             if not (made >> i & 1):
-                reshuffle(mask & ~((<uint64_t>1) << deck[i]), self.seed, after_shuffles[i], self.cdecks[depth][i])
+                self.reshuffle_cached(mask & ~((<uint64_t>1) << deck[i]), after_shuffles[i], self.cdecks[depth][i])
                 made |= 1 << i
             memcpy(self.decks[depth + 1], self.cdecks[depth][i], (n - 1) * sizeof(int))
             r = self.node(depth + 1, n - 1, after_shuffles[i], children[k].extra, budget - 1, False)

@@ -771,6 +771,10 @@ class RoundSolver:
 
 
 
+class _ProbeEnd(Exception):
+    """A probe of KernelSolver reached its node cap: the next probe follows."""
+
+
 class KernelSolver(RoundSolver):
     """RoundSolver's exact search with the rounds searched in C (ext/dungeon.pyx): the same nodes
     (round starts), the same distance cut and table, plus the kernel's exact cuts (the highest
@@ -800,7 +804,9 @@ class KernelSolver(RoundSolver):
                                                     self.limits.memory_mb, 0.0, self.limits.max_states or 0)
             self.search.gain_horizon = self.gain_horizon
             self.search.use_bounds = self.cuts
+            self.search.order_mode = self.order_mode
         self.search.restart_clock(self.limits.time_limit or 0.0)
+        self.search.node_cap = 0
 
     def _find(self, state):
         self._start(state)
@@ -811,16 +817,30 @@ class KernelSolver(RoundSolver):
             if rounds is not None:
                 return self._moves(state, rounds)
         full = state.rounds_left()
-        shortest = max(1, math.ceil(nearest(state.points, state.distance) - 1e-9))
-        budgets = list(range(min(shortest, full), full + 1)) if self.deepening else [full]
-        for budget in budgets:
-            rounds = self._mid(state, budget)
-            if rounds is not None:
-                return self._moves(state, rounds)
-        return None
+        if self.deepening:
+            shortest = max(1, math.ceil(nearest(state.points, state.distance) - 1e-9))
+            for budget in range(min(shortest, full), full + 1):
+                rounds = self._mid(state, budget)
+                if rounds is not None:
+                    return self._moves(state, rounds)
+            return None
+        probe = self.first_probe
+        while True:  # probes in turn with each order of the children, the table shared, each pass twice as long
+            for order in self.orders:
+                self.search.order_mode = order
+                self.search.node_cap = self.search.nodes + probe if probe else 0
+                try:
+                    rounds = self._mid(state, full)
+                except _ProbeEnd:
+                    continue
+                return self._moves(state, rounds) if rounds is not None else None
+            probe = probe * 2 if probe < (1 << 40) else 0
 
     deepening = False      # True: deepen on rounds as RoundSolver does (slower in C: see the docs)
     gain_horizon = 0       # the kernel's trajectory bound at nodes this near the end (0: off, see the docs)
+    order_mode = 0
+    orders = (0, 2, 3)     # the probes' orders of the children (ext/dungeon.pyx node)
+    first_probe = 0        # nodes of the first probes (0: one search in order 0, no probes; see the docs)
     cuts = True            # False: no distance or cut-back bound (the tests compare)
     widths = KERNEL_BEAMS
 
@@ -859,6 +879,8 @@ class KernelSolver(RoundSolver):
         try:
             found = self.search.round(list(deck), shuffles, [value(c) for c in path], extra, budget)
         except self.kernel_module.Stopped:
+            if self.search.stopped == self.kernel_module.PROBE_STOP:
+                raise _ProbeEnd() from None
             raise SearchStopped(StopReason.from_code(self.search.stopped)) from None
         finally:
             self.nodes = self._nodes_before + self.search.nodes
