@@ -777,9 +777,11 @@ class _ProbeEnd(Exception):
 
 class KernelSolver(RoundSolver):
     """RoundSolver's exact search with the rounds searched in C (ext/dungeon.pyx): the same nodes
-    (round starts), the same distance cut and table, plus the kernel's exact cuts (the highest
-    positive score only, the cut-back bound; docs/rules/dungeon.md, "How the solver plays it").
-    No quick beams: the kernel's own deepening finds wins sooner. The line is rebuilt here from
+    (round starts) and distance cut, plus the kernel's exact cuts (the highest positive score only,
+    the cut-back bound, the path keyed by its live points; docs/rules/dungeon.md, "How the solver
+    plays it"). Quick beams in C first (``widths``), then one search with the whole deck as the
+    budget (no deepening: any win is the answer). The first round of a mid-round position is
+    played here (RoundSolver._mid), the rounds after it in the kernel. The line is rebuilt from
     the kernel's [(monster, score)] and replayed under the reference engine before it is reported."""
 
     engine = "rounds-kernel"
@@ -885,6 +887,7 @@ class KernelSolver(RoundSolver):
         finally:
             self.nodes = self._nodes_before + self.search.nodes
         return self.search.line() if found else None
+
 
 # -- deal files: positions ----------------------------------------------------------------------
 _POSITION_FIELDS = {
