@@ -48,7 +48,7 @@ ROUND_CARDS = 6          # three attacks and the player's three cards
 HALF_WIDTH = Fraction(357, 1000)  # RULINGS: x in [-0.357, 0.357] (the card's width 2.5/3.5, halved and rounded)
 DISTANCES = (4, 3)
 BEAMS = (64, 256, 1024)  # RoundSolver._beam: the positions kept per round in each quick look for a win
-KERNEL_BEAMS = (64, 256, 1024, 4096)  # KernelSolver: the same quick looks in C (wider: C is fast)
+KERNEL_BEAMS = (64, 256, 1024, 4096, 16384)  # KernelSolver: the same quick looks in C (wider: C is fast)
 OFFER, CHOOSE, DEAL, PAIR = range(4)
 SQRT3 = math.sqrt(3.0)
 
