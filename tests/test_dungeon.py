@@ -338,7 +338,7 @@ def test_the_round_search_agrees_with_the_generic_search(distance):
         for position in end_positions(4, back, distance) + (before_wins(5, distance) if back == 0 else []):
             reference = DepthFirstSolver(GAME, Limits(time_limit=60)).solve(position)  # every move and draw
             result = make_solver(GAME, Limits(time_limit=60)).solve(position)
-            assert reference.exact and result.exact and result.engine == "rounds"
+            assert reference.exact and result.exact and result.engine in ("rounds", "rounds-kernel")
             assert result.verdict == reference.verdict, f"{back} back:\n{position}"
             verdicts.add(result.verdict)
     assert verdicts == {"winnable", "unwinnable"}
@@ -545,3 +545,130 @@ def test_cli_solves_and_plays(cli):
     assert proc.returncode == 0 and "winnable" in proc.stdout
     proc = cli("play", "dungeon", "--seed", "3", "--policy", "baseline", "--option", "distance=3")
     assert proc.returncode == 0, proc.stderr
+
+
+# -- the compiled kernel (ext/dungeon.pyx) ---------------------------------------------------------------
+def kernel_or_skip():
+    kernel = GAME.load_kernel()
+    if kernel is None:
+        pytest.skip("the kernel is not built (or SOLODECK_NO_EXTENSIONS=1)")
+    return kernel
+
+
+def test_the_kernel_geometry_is_the_references():
+    """The integer test against the reference's Fraction test, on random segments (many of them
+    near the rectangle) and on the hits and near misses above; the float gaps bit for bit."""
+    kernel = kernel_or_skip()
+    rnd = random.Random(4)
+    met = 0
+    for _ in range(20_000):
+        point = (rnd.randint(-4, 4), rnd.randint(-3, 3), rnd.randint(2, 12), rnd.randint(-2, 5))
+        v, distance = rnd.randint(1, 12), rnd.choice((3, 4))
+        assert kernel.meets(point, v, distance) == meets(point, v, distance), (point, v, distance)
+        assert kernel.gap(point, distance) == gap(point, distance)
+        met += meets(point, v, distance)
+    assert 500 < met < 19_500  # both outcomes, many times
+    for values, distance in [((12, 12, 12), 4), ((12, 12), 3), ((1, 12, 12, 11), 4), ((2, 10, 12), 3)]:
+        points = (ORIGIN,) + path_points(values[:-1])
+        assert kernel.meets(points[-1], values[-1], distance) == meets(points[-1], values[-1], distance)
+
+
+def test_the_kernel_reshuffles_and_scores_are_the_references():
+    kernel = kernel_or_skip()
+    rnd = random.Random(5)
+    for _ in range(300):
+        pile = tuple(sorted(rnd.sample(DECK_CARDS, rnd.randint(2, 45))))
+        seed, stream = rnd.randrange(1 << 64), rnd.randint(1, 90)
+        assert kernel.reshuffled(list(pile), seed, stream) == list(reshuffled(pile, seed, stream))
+        seven = rnd.sample(DECK_CARDS, 7)
+        skill = rnd.randint(1, 13)
+        assert kernel.round_scores(skill, seven[0], seven[1:4], seven[4:]) == sorted(
+            {round_score(skill, seven[0], pairing(p, seven[1:4]).pairs) for p in itertools.permutations(seven[4:])},
+            reverse=True)
+
+
+def test_the_kernel_legal_moves_are_the_references_along_random_games():
+    kernel_or_skip()
+    rnd = random.Random(6)
+    checked = 0
+    for seed in range(6):
+        state = advance_chance(GAME.initial_state(GAME.new_deal(seed, {"distance": 3 + seed % 2})))
+        while state.outcome() is None:
+            moves = GAME.kernel_moves(state)
+            assert len(moves) == len(state.legal_moves()) and sorted(moves) == sorted(state.legal_moves())
+            checked += 1
+            state = advance_chance(state.play(rnd.choice(state.legal_moves())))
+    assert checked > 100
+
+
+def kernel_solver(limits=None, **settings):
+    from solodeck.games.dungeon import KernelSolver
+
+    solver = KernelSolver(GAME, kernel_or_skip(), limits or Limits(time_limit=60))
+    for name, value_ in settings.items():
+        setattr(solver, name, value_)
+    return solver
+
+
+@pytest.mark.parametrize("distance", [4, 3])
+def test_the_kernel_search_agrees_with_the_reference_round_search(distance):
+    """Positions the pure-Python round search finishes: a few rounds from the end of baseline
+    games, and before the wins of whole deals. The kernel, with its cuts and without them, with
+    and without its beams, gives the same verdicts; its winning lines replay (finish_open)."""
+    verdicts = set()
+    positions = [p for back in (1, 3, 5, 8) for p in end_positions(4, back, distance)] + before_wins(5, distance, (2, 4, 6))
+    for position in positions:
+        reference = RoundSolver(GAME, Limits(time_limit=120)).solve(position)
+        assert reference.exact
+        for solver in (kernel_solver(), kernel_solver(widths=()), kernel_solver(widths=(), cuts=False)):
+            result = solver.solve(position)
+            assert result.exact and result.engine == "rounds-kernel"
+            assert result.verdict == reference.verdict, str(position)
+        verdicts.add(reference.verdict)
+    assert verdicts == {"winnable", "unwinnable"}
+
+
+def test_the_kernel_proves_whole_deals_lost_and_won():
+    """Seed 1 (SKILL 2) is proven unwinnable by the kernel within seconds, seed 972 at distance 4 is
+    won by a line of more than 20 rounds that replays under the reference engine."""
+    lost = kernel_solver().solve(GAME.initial_state(GAME.new_deal(1)))
+    assert lost.verdict == "unwinnable" and lost.exact
+    state = GAME.initial_state(GAME.new_deal(972))
+    won = kernel_solver().solve(state)
+    assert won.verdict == "winnable" and GAME.replay_moves(state, won.line).won
+    assert sum(m.kind == "pair" for m in won.line) > 20
+
+
+def test_the_kernel_stops_at_its_limits_and_never_calls_that_a_loss():
+    state = GAME.initial_state(GAME.new_deal(1))
+    timed_out = kernel_solver(Limits(time_limit=0.001), widths=()).solve(state)
+    assert timed_out.verdict == "unknown" and not timed_out.exact
+    capped = kernel_solver(Limits(max_states=1000), widths=()).solve(state)
+    assert capped.verdict == "unknown" and not capped.exact
+
+
+def test_the_kernel_rollouts_are_the_references_draw_for_draw():
+    """solvers/sampling.py's rollouts (the baseline in Python, SplitMix64(seed + i) draws) against
+    fast_rollouts, at choices and pairings along baseline games at both distances."""
+    from solodeck.solvers import sampling
+
+    kernel_or_skip()
+    compared = 0
+    for seed in range(4):
+        state = advance_chance(GAME.initial_state(GAME.new_deal(seed, {"distance": 3 + seed % 2})))
+        while state.outcome() is None:
+            if len(state.legal_moves()) > 1 and compared < 40:
+                fast = GAME.fast_rollouts(state, 6, 11 + seed)
+                slow = [(m, w, t) for m, w, t in _python_rollouts(sampling, state, 6, 11 + seed)]
+                assert fast == slow
+                compared += 1
+            state = advance_chance(state.play(GAME.baseline_move(state)))
+    assert compared >= 20
+
+
+def _python_rollouts(sampling, state, samples, seed):
+    class NoKernel(type(GAME)):
+        def fast_rollouts(self, state, samples, seed):
+            return None
+
+    return sampling.rollout_stats(NoKernel(), state, samples, seed)

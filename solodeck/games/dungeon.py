@@ -48,6 +48,7 @@ ROUND_CARDS = 6          # three attacks and the player's three cards
 HALF_WIDTH = Fraction(357, 1000)  # RULINGS: x in [-0.357, 0.357] (the card's width 2.5/3.5, halved and rounded)
 DISTANCES = (4, 3)
 BEAMS = (64, 256, 1024)  # RoundSolver._beam: the positions kept per round in each quick look for a win
+KERNEL_BEAMS = (64, 256, 1024, 4096, 16384)  # KernelSolver: the same quick looks in C (wider: C is fast)
 OFFER, CHOOSE, DEAL, PAIR = range(4)
 SQRT3 = math.sqrt(3.0)
 
@@ -146,7 +147,7 @@ def gap(point: tuple, distance: int, half_width: float = float(HALF_WIDTH)) -> f
     x, y = to_float(point)
     dx = max(-half_width - x, 0.0, x - half_width)
     dy = max(distance - y, 0.0, y - distance - 1)
-    return math.hypot(dx, dy)
+    return math.sqrt(dx * dx + dy * dy)  # not math.hypot: the kernel's C sqrt gives the same bits
 
 
 def nearest(points, distance: int) -> float:
@@ -450,6 +451,7 @@ class Dungeon(Game):
     blind_exact_states = 50  # exact blind values fit only a last round's pairing
     rollout_moves = 7      # search_moves(): one pairing per round score (at most 7)
     options = {"distance": (4, DISTANCES)}
+    kernel = "dungeon"     # ext/dungeon.pyx: the open search in C (KernelSolver), the baseline's rollouts
     piles = {"deck": "the 50 cards without A♠ and K♦, top first; its first card is the SKILL"}
 
     def seeded_piles(self, seed, options):
@@ -477,10 +479,48 @@ class Dungeon(Game):
             return min(state.legal_moves(), key=lambda m: (state._promise(m.card, 1), value(m.card), m.card))
         return state.search_moves()[0]
 
+    def kernel_moves(self, state):
+        """The kernel's reading of the decisions (ext/dungeon.pyx legal_moves) as moves."""
+        kernel = self.load_kernel()
+        if kernel is None or state.result is not None or state.step not in (CHOOSE, PAIR):
+            return None
+        return [Move("monster", card) if kind == "monster" else Move("pair", pairs=pairs)
+                for kind, card_or_pairs in kernel.legal_moves(state.step, list(state.offer), list(state.attacks),
+                                                              list(state.hand))
+                for card, pairs in [(card_or_pairs, ()) if kind == "monster" else (-1, card_or_pairs)]]
+
+    def fast_rollouts(self, state, samples, seed):
+        """[(move, wins, 0)]: solvers/sampling.py's baseline rollouts for each candidate move, in the
+        kernel (the same draws: sample i uses SplitMix64(seed + i), one draw per card dealt, by the
+        deck's counts of values, as State.sample_chance does)."""
+        kernel = self.load_kernel()
+        if kernel is None or state.step not in (CHOOSE, PAIR) or not state.legal_moves():
+            return None
+        from ..solvers.sampling import candidate_moves
+
+        stats = []
+        for move in candidate_moves(self, state):
+            after = state.play(move)
+            if after.result is not None:
+                stats.append((move, samples if after.result == "won" else 0, 0))
+                continue
+            counts = [0] * 14
+            for card in after.deck:
+                counts[value(card)] += 1
+            monster = value(after.monster) if after.step == DEAL else -1
+            wins = kernel.rollouts(counts, [value(c) for c in after.path], after.extra, monster, value(after.skill),
+                                   after.distance, samples, seed)
+            stats.append((move, wins, 0))
+        return stats
+
     def fast_solver(self, limits, progress=None):
-        """The search in rounds (RoundSolver below): pure Python, far faster than the generic
-        search over every move because it deepens on rounds and folds the round's draws."""
-        return RoundSolver(self, limits, progress)
+        """The search in rounds: compiled (KernelSolver, ext/dungeon.pyx) when the kernel is built,
+        else RoundSolver in pure Python; both far faster than the generic search over every move
+        because they deepen on rounds and fold the round's draws."""
+        kernel = self.load_kernel()
+        if kernel is None:
+            return RoundSolver(self, limits, progress)
+        return KernelSolver(self, kernel, limits, progress)
 
 
 GAME = Dungeon()  # the registry's instance (solodeck/registry.py)
@@ -728,6 +768,125 @@ class RoundSolver:
             line.append(state.round_outcomes()[score])
             state = state.play(line[-1])
         return line
+
+
+
+class _ProbeEnd(Exception):
+    """A probe of KernelSolver reached its node cap: the next probe follows."""
+
+
+class KernelSolver(RoundSolver):
+    """RoundSolver's exact search with the rounds searched in C (ext/dungeon.pyx): the same nodes
+    (round starts) and distance cut, plus the kernel's exact cuts (the highest positive score only,
+    the cut-back bound, the path keyed by its live points; docs/rules/dungeon.md, "How the solver
+    plays it"). Quick beams in C first (``widths``), then one search with the whole deck as the
+    budget (no deepening: any win is the answer). The first round of a mid-round position is
+    played here (RoundSolver._mid), the rounds after it in the kernel. The line is rebuilt from
+    the kernel's [(monster, score)] and replayed under the reference engine before it is reported."""
+
+    engine = "rounds-kernel"
+
+    def __init__(self, game, kernel, limits=None, progress=None):
+        super().__init__(game, limits, progress)
+        self.kernel_module, self.search = kernel, None
+        self._nodes_before = 0
+
+    def solve(self, state) -> SolveResult:
+        result = super().solve(state)
+        result.engine = self.engine
+        result.unique_states = self.search.stored if self.search is not None else 0
+        return result
+
+    def _start(self, state):
+        scope = (state.seed, state.skill, state.distance)
+        if scope != self.scope or self.search is None:
+            self.scope = scope
+            self._nodes_before = self.nodes
+            self.search = self.kernel_module.Search(state.seed, value(state.skill), state.distance,
+                                                    self.limits.memory_mb, 0.0, self.limits.max_states or 0)
+            self.search.gain_horizon = self.gain_horizon
+            self.search.use_bounds = self.cuts
+            self.search.order_mode = self.order_mode
+        self.search.restart_clock(self.limits.time_limit or 0.0)
+        self.search.node_cap = 0
+
+    def _find(self, state):
+        self._start(state)
+        if state.outcome() is not None:
+            return [] if state.won else None
+        for width in self.widths:
+            rounds = self._kernel_beam(state, width)
+            if rounds is not None:
+                return self._moves(state, rounds)
+        full = state.rounds_left()
+        if self.deepening:
+            shortest = max(1, math.ceil(nearest(state.points, state.distance) - 1e-9))
+            for budget in range(min(shortest, full), full + 1):
+                rounds = self._mid(state, budget)
+                if rounds is not None:
+                    return self._moves(state, rounds)
+            return None
+        probe = self.first_probe
+        while True:  # probes in turn with each order of the children, the table shared, each pass twice as long
+            for order in self.orders:
+                self.search.order_mode = order
+                self.search.node_cap = self.search.nodes + probe if probe else 0
+                try:
+                    rounds = self._mid(state, full)
+                except _ProbeEnd:
+                    continue
+                return self._moves(state, rounds) if rounds is not None else None
+            probe = probe * 2 if probe < (1 << 40) else 0
+
+    deepening = False      # True: deepen on rounds as RoundSolver does (slower in C: see the docs)
+    gain_horizon = 0       # the kernel's trajectory bound at nodes this near the end (0: off, see the docs)
+    order_mode = 0
+    orders = (0, 2, 3)     # the probes' orders of the children (ext/dungeon.pyx node)
+    first_probe = 0        # nodes of the first probes (0: one search in order 0, no probes; see the docs)
+    cuts = True            # False: no distance or cut-back bound (the tests compare)
+    widths = KERNEL_BEAMS
+
+    def _kernel_beam(self, state, width):
+        """[(monster, score)] of a win found by the kernel's beam from each first-round outcome, or None."""
+        return self._each_first_round(state, lambda after: self._call(self.search.beam, list(after.deck), after.shuffles,
+                                                                       [value(c) for c in after.path], after.extra, width))
+
+    def _each_first_round(self, state, search):
+        if state.step == CHOOSE:
+            for move in state.search_moves():
+                rounds = self._each_first_round(advance_chance(state.play(move)), search)
+                if rounds is not None:
+                    return [(move.card, rounds[0][1])] + rounds[1:]
+            return None
+        for move in state.search_moves():
+            after = state.play(move)
+            score = round_score(value(state.skill), state.monster, move.pairs)
+            if after.won:
+                return [(state.monster, score)]
+            if after.result is None and search(after):
+                return [(state.monster, score)] + self.search.line()
+        return None
+
+    def _call(self, call, *args):
+        try:
+            return call(*args)
+        except self.kernel_module.Stopped:
+            raise SearchStopped(StopReason.from_code(self.search.stopped)) from None
+        finally:
+            self.nodes = self._nodes_before + self.search.nodes
+
+    def _round(self, deck, shuffles, path, points, extra, budget):
+        if budget <= 0:
+            return None
+        try:
+            found = self.search.round(list(deck), shuffles, [value(c) for c in path], extra, budget)
+        except self.kernel_module.Stopped:
+            if self.search.stopped == self.kernel_module.PROBE_STOP:
+                raise _ProbeEnd() from None
+            raise SearchStopped(StopReason.from_code(self.search.stopped)) from None
+        finally:
+            self.nodes = self._nodes_before + self.search.nodes
+        return self.search.line() if found else None
 
 
 # -- deal files: positions ----------------------------------------------------------------------

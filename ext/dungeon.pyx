@@ -1,0 +1,1086 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Dungeon's open-mode engine: the round-by-round search of solodeck/games/dungeon.py
+(``RoundSolver``, the reference; docs/rules/dungeon.md, "How the solver plays it") in C, with
+exact geometry in integers and the kernel's own exact cuts.
+
+A node is the start of a round: the deck (a 52-bit mask of its cards; its order is the seeded
+reshuffle of the mask with the node's shuffle count, except at the root, whose order is given),
+the reshuffle count, the path's values and the offer's extra cards. Its 64-bit key mixes the mask,
+the count, the extra cards and a hash of the path's values. A stored entry is the largest budget
+(rounds) known to fail from the node.
+
+Path points are ((ax + bx√3)/2, (ay + by√3)/2) with integers ax, bx, ay, by, as in the reference;
+the test whether a segment meets the K♦ rectangle is the reference's separating-axis test with
+every number p + q√3 scaled to integers (``sign3``: exact). Floats only order the children and
+feed the distance bound, always with a margin on the side of not cutting.
+
+Also here: the baseline policy's rollouts for the blind policy (``rollouts``), drawing with
+solvers/sampling.py's SplitMix64 exactly as the reference's sample_chance does.
+"""
+from libc.math cimport sqrt, ceil
+from libc.stdint cimport int8_t, int64_t, uint64_t
+from libc.stdlib cimport calloc, free, qsort
+from libc.string cimport memcpy, memset
+
+from shared cimport (STOP_NONE, STOP_STATES, STOP_TIME, Clock, capacity_for, clock_expired,
+                     clock_restart, clock_start, grow_or_clear, mix64, next_random, table_full)
+
+cdef enum:
+    MAX_DEPTH = 48
+    MAX_CHILDREN = 24
+    MAX_PATH = 50
+    KING = 13
+    CHECK_EVERY = 1023
+    PROBE_END = 3           # ``stopped`` when a probe's node cap is reached (not a limit of the user's)
+    HALF_WIDTH_2000 = 714   # 2000 x 0.357 (RULINGS: x in [-0.357, 0.357])
+    DIRS = 12               # the gain bound's directions: the twelve clock hands
+    GAINS = 13              # ... and the count of cards a trajectory can add
+    SHUFFLE_CAP = 1 << 16   # the reshuffle cache's slots (direct-mapped)
+    GAIN_CAP = 1 << 19      # the gain table's slots (a bigger tree: the bound is given up)
+
+cdef uint64_t STREAM_STEP = 0xD1B54A32D192ED03ULL
+cdef double SQRT3 = sqrt(3.0)
+
+# A clock hand's unit vector as (ax, bx, ay, by), value v at v o'clock (UNIT in the reference).
+cdef int UNIT[13][4]
+_UNIT = {12: (0, 0, 2, 0), 1: (1, 0, 0, 1), 2: (0, 1, 1, 0), 3: (2, 0, 0, 0), 4: (0, 1, -1, 0),
+         5: (1, 0, 0, -1), 6: (0, 0, -2, 0), 7: (-1, 0, 0, -1), 8: (0, -1, -1, 0), 9: (-2, 0, 0, 0),
+         10: (0, -1, 1, 0), 11: (-1, 0, 0, 1)}
+for _v in range(13):
+    for _k in range(4):
+        UNIT[_v][_k] = _UNIT[_v][_k] if _v in _UNIT else 0
+
+
+PROBE_STOP = PROBE_END
+
+
+class Stopped(Exception):
+    """A limit was reached (``Search.stopped`` says which)."""
+
+
+# -- exact geometry -------------------------------------------------------------------------------
+cdef inline int sign3(int64_t p, int64_t q) noexcept nogil:
+    """The sign of p + q√3 (integers), exactly (the reference's ``sign``)."""
+    if p >= 0 and q >= 0:
+        return 0 if (p == 0 and q == 0) else 1
+    if p <= 0 and q <= 0:
+        return -1
+    if p * p > 3 * q * q:
+        return 1 if p > 0 else -1
+    return 1 if q > 0 else -1
+
+
+cdef inline bint separated2(int s1, int s2, int t1, int t2) noexcept nogil:
+    """Two numbers with signs s against the low bound and t against the high bound: both below
+    the low bound, or both above the high one."""
+    return (s1 < 0 and s2 < 0) or (t1 > 0 and t2 > 0)
+
+
+cdef bint meets_c(int ax, int bx, int ay, int by, int v, int d) noexcept nogil:
+    """The reference's ``meets``: does the segment from ((ax + bx√3)/2, (ay + by√3)/2) towards v
+    o'clock meet the closed rectangle x in [-0.357, 0.357], y in [d, d + 1]? Numbers are scaled
+    by 2000 (x and y) or 4000 (the normal projection), so every one is an integer p + q√3."""
+    cdef int ux = UNIT[v][0], uxb = UNIT[v][1], uy = UNIT[v][2], uyb = UNIT[v][3]
+    cdef int qx = ax + ux, qxb = bx + uxb, qy = ay + uy, qyb = by + uyb
+    # x: 2000 * (a + b√3)/2 = 1000a + 1000b√3 against ±714
+    if separated2(sign3(1000 * <int64_t>ax + HALF_WIDTH_2000, 1000 * <int64_t>bx),
+                  sign3(1000 * <int64_t>qx + HALF_WIDTH_2000, 1000 * <int64_t>qxb),
+                  sign3(1000 * <int64_t>ax - HALF_WIDTH_2000, 1000 * <int64_t>bx),
+                  sign3(1000 * <int64_t>qx - HALF_WIDTH_2000, 1000 * <int64_t>qxb)):
+        return False
+    # y: 2 * (a + b√3)/2 against 2d and 2(d + 1)
+    if separated2(sign3(ay - 2 * d, by), sign3(qy - 2 * d, qyb),
+                  sign3(ay - 2 * d - 2, by), sign3(qy - 2 * d - 2, qyb)):
+        return False
+    # n = (-u_y, u_x) = ((-uy - uyb√3)/2, (ux + uxb√3)/2); 4000 n·P and 4000 n·corner
+    cdef int na = -uy, nb = -uyb, ma = ux, mb = uxb
+    cdef int64_t cp = 1000 * (<int64_t>na * ax + 3 * <int64_t>nb * bx + <int64_t>ma * ay + 3 * <int64_t>mb * by)
+    cdef int64_t cq = 1000 * (<int64_t>na * bx + <int64_t>nb * ax + <int64_t>ma * by + <int64_t>mb * ay)
+    cdef int below = 0, above = 0, s, sx, y
+    cdef int64_t kp, kq
+    for sx in range(-1, 2, 2):
+        for y in range(d, d + 2):
+            # 4000 [ (na + nb√3)/2 · (±357/1000) + (ma + mb√3)/2 · y ] = ±714 (na + nb√3) + 2000 y (ma + mb√3)
+            kp = sx * HALF_WIDTH_2000 * <int64_t>na + 2000 * <int64_t>y * ma
+            kq = sx * HALF_WIDTH_2000 * <int64_t>nb + 2000 * <int64_t>y * mb
+            s = sign3(kp - cp, kq - cq)
+            if s < 0:
+                below += 1
+            elif s > 0:
+                above += 1
+    return not (below == 4 or above == 4)
+
+
+def meets(start, int v, int distance):
+    """The exact test, for the tests against the reference (start: (ax, bx, ay, by))."""
+    return bool(meets_c(start[0], start[1], start[2], start[3], v, distance))
+
+
+cdef inline double gap_c(int ax, int bx, int ay, int by, int d) noexcept nogil:
+    """The reference's ``gap``: the Euclidean distance from the point to the rectangle, as the
+    same float operations (the baseline's choices compare these floats)."""
+    cdef double x = (ax + bx * SQRT3) / 2, y = (ay + by * SQRT3) / 2
+    cdef double hw = 0.357
+    cdef double dx = 0.0, dy = 0.0
+    if -hw - x > dx:
+        dx = -hw - x
+    if x - hw > dx:
+        dx = x - hw
+    if d - y > dy:
+        dy = d - y
+    if y - d - 1 > dy:
+        dy = y - d - 1
+    return sqrt(dx * dx + dy * dy)
+
+
+def gap(point, int distance):
+    return gap_c(point[0], point[1], point[2], point[3], distance)
+
+
+# -- rounds ---------------------------------------------------------------------------------------
+cdef inline int cvalue(int card) noexcept nogil:
+    return card % 13 + 1
+
+
+cdef int scores_c(int skill, int monster, int* attacks, int* hand, int* out) noexcept nogil:
+    """The distinct scores of the six pairings, highest first, into ``out``; how many."""
+    cdef int perm[6][3]
+    perm[0][0], perm[0][1], perm[0][2] = 0, 1, 2
+    perm[1][0], perm[1][1], perm[1][2] = 0, 2, 1
+    perm[2][0], perm[2][1], perm[2][2] = 1, 0, 2
+    perm[3][0], perm[3][1], perm[3][2] = 1, 2, 0
+    perm[4][0], perm[4][1], perm[4][2] = 2, 0, 1
+    perm[5][0], perm[5][1], perm[5][2] = 2, 1, 0
+    cdef int seen[7]
+    cdef int p, k, total, ours, theirs, n = 0, s
+    for k in range(7):
+        seen[k] = 0
+    for p in range(6):
+        total = 0
+        for k in range(3):
+            ours = skill + cvalue(hand[perm[p][k]])
+            theirs = cvalue(monster) + cvalue(attacks[k])
+            total += (ours > theirs) - (ours < theirs)
+        seen[total + 3] = 1
+    for s in range(3, -4, -1):
+        if seen[s + 3]:
+            out[n] = s
+            n += 1
+    return n
+
+
+def round_scores(int skill, int monster, attacks, hand):
+    """The distinct scores, highest first (the reference's ``round_scores``)."""
+    cdef int a[3]
+    cdef int h[3]
+    cdef int out[7]
+    for k in range(3):
+        a[k], h[k] = attacks[k], hand[k]
+    n = scores_c(skill, monster, a, h, out)
+    return [out[k] for k in range(n)]
+
+
+def legal_moves(int step, offer, attacks, hand):
+    """The kernel's reading of the decisions: at the choice (step 1) the offered cards, as
+    ('monster', card); at the pairing (step 3) the six ways to meet the attacks, as ('pair',
+    ((attack, card), ...) sorted by the attack)."""
+    if step == 1:
+        return [("monster", c) for c in offer]
+    if step != 3:
+        return []
+    out = []
+    for order in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):
+        out.append(("pair", tuple(sorted((attacks[k], hand[order[k]]) for k in range(3)))))
+    return out
+
+
+cdef inline uint64_t below(uint64_t* s, uint64_t n) noexcept nogil:
+    """solodeck.shuffle's ``below``: rejection sampling, no modulo bias."""
+    cdef uint64_t r = (<uint64_t>0 - n) % n  # 2^64 mod n
+    cdef uint64_t limit = <uint64_t>0 - r     # 2^64 - r (0 stands for 2^64 when r is 0)
+    cdef uint64_t x
+    while True:
+        x = next_random(s)
+        if r == 0 or x < limit:
+            return x % n
+
+
+cdef int reshuffle(uint64_t mask, uint64_t seed, int stream, int* out) noexcept nogil:
+    """The seeded reshuffle (RULINGS, Common): the cards of ``mask`` in canonical order, then
+    Fisher–Yates driven by SplitMix64(seed + stream · STREAM_STEP). Top card first; the count."""
+    cdef int n = 0, c, i, j, t
+    for c in range(52):
+        if mask >> c & 1:
+            out[n] = c
+            n += 1
+    cdef uint64_t s = seed + <uint64_t>stream * STREAM_STEP
+    for i in range(n - 1, 0, -1):
+        j = <int>below(&s, i + 1)
+        t = out[i]
+        out[i] = out[j]
+        out[j] = t
+    return n
+
+
+def reshuffled(cards, uint64_t seed, int stream):
+    """For the tests: the kernel's reshuffle of a pile (any order in, canonical order used)."""
+    cdef uint64_t mask = 0
+    cdef int out[52]
+    for c in cards:
+        mask |= (<uint64_t>1) << <int>c
+    n = reshuffle(mask, seed, stream, out)
+    return [out[k] for k in range(n)]
+
+
+ctypedef struct Entry:
+    uint64_t key     # the node's key with bit 63 set (0: an empty slot)
+    int8_t fail      # the largest budget known to fail
+
+
+ctypedef struct GainEntry:
+    uint64_t key     # (mask, shuffles, extra) mixed, bit 63 set (0: an empty slot)
+    float g[GAINS]
+
+
+# The clock hands as float unit vectors.
+cdef double UX[13]
+cdef double UY[13]
+for _k in range(13):
+    UX[_k] = (_UNIT[_k][0] + _UNIT[_k][1] * SQRT3) / 2 if _k in _UNIT else 0.0
+    UY[_k] = (_UNIT[_k][2] + _UNIT[_k][3] * SQRT3) / 2 if _k in _UNIT else 0.0
+
+# w_k · u_v for the clock hands k and v (cos 30(k - v) degrees), and its positive part.
+cdef double DOT[13][13]
+cdef double GAIN[13][13]
+for _k in range(13):
+    for _v in range(13):
+        DOT[_k][_v] = GAIN[_k][_v] = 0.0
+        if 1 <= _k <= 12 and 1 <= _v <= 12:
+            DOT[_k][_v] = ((_UNIT[_k][0] + _UNIT[_k][1] * SQRT3) * (_UNIT[_v][0] + _UNIT[_v][1] * SQRT3)
+                           + (_UNIT[_k][2] + _UNIT[_k][3] * SQRT3) * (_UNIT[_v][2] + _UNIT[_v][3] * SQRT3)) / 4
+            GAIN[_k][_v] = DOT[_k][_v] if DOT[_k][_v] > 1e-12 else 0.0
+
+
+ctypedef struct ShuffleEntry:
+    uint64_t key     # (mask, stream) mixed, bit 63 set (0: empty)
+    int8_t cards[52]
+
+
+ctypedef struct BeamNode:
+    int8_t deck[50]
+    int8_t path[50]
+    int8_t n, L, extra
+    int shuffles
+    int parent       # its index in the layer before (-1: the root)
+    int monster      # the round that led here: the monster card and the score
+    int score
+
+
+ctypedef struct Candidate:
+    double order     # the gap of the path's end after the round
+    int extra
+    int index        # generation order (ties)
+    int parent
+    int i            # the offered card's index in the parent's deck
+    int score
+    int keep         # -1: the monster joins the path
+
+
+cdef int compare_candidates(const void* a, const void* b) noexcept nogil:
+    cdef Candidate* x = <Candidate*>a
+    cdef Candidate* y = <Candidate*>b
+    if x.order != y.order:
+        return -1 if x.order < y.order else 1
+    if x.extra != y.extra:
+        return -1 if x.extra > y.extra else 1
+    return -1 if x.index < y.index else (1 if x.index > y.index else 0)
+
+
+ctypedef struct Child:
+    double order     # -1 for a win, else the gap of the path's end after the round
+    int extra        # the next offer's extra cards
+    int index        # the offered card's index (the monster)
+    int score        # the round score
+    int keep         # the path's length kept (for a score <= 0), or -1: the monster joins
+    int win
+
+
+cdef class Search:
+    """One deal's open search: ``seed`` (the reshuffles' seed), ``skill`` (the SKILL's value),
+    ``distance``. ``time_limit`` (0: none) applies from the next ``round`` call after
+    ``restart_clock``; ``max_states`` (0: none) stops a search once that many entries are stored."""
+
+    cdef uint64_t seed
+    cdef int skill, distance
+    cdef int decks[MAX_DEPTH][52]      # per depth: the deck, top first
+    cdef int cdecks[MAX_DEPTH][4][52]  # per depth: the deck after the round with offered card i
+    cdef int pv[MAX_DEPTH][MAX_PATH]   # per depth: the path's values
+    cdef int pts[MAX_DEPTH][MAX_PATH + 1][4]  # per depth: the path's points, the origin first
+    cdef double gaps[MAX_DEPTH][MAX_PATH + 1]
+    cdef uint64_t ph[MAX_DEPTH][MAX_PATH + 1]  # per depth: the hash of each prefix of the path
+    cdef int plen[MAX_DEPTH]
+    cdef int line_monster[MAX_DEPTH]
+    cdef int line_score[MAX_DEPTH]
+    cdef public int line_length
+    cdef Entry* table
+    cdef uint64_t capacity, max_capacity, used, max_states
+    cdef Clock clock
+    cdef public uint64_t nodes
+    cdef public int stopped
+    cdef public bint use_bounds
+    cdef public bint use_gains           # the trajectory bound (``gains``)
+    cdef public uint64_t node_cap        # a probe's end: stop (``stopped`` PROBE) once ``nodes`` reaches it (0: none)
+    cdef public bint reduce_keys         # key the path by its live points only (path_key)
+    cdef public int order_mode           # experiments with the order of the children (0: the documented one)
+    cdef public int gain_horizon         # ... at nodes with at most this many rounds left
+    cdef GainEntry* gtable
+    cdef ShuffleEntry* shuffles_cache
+    cdef uint64_t gused
+    cdef public uint64_t gain_nodes
+    cdef int gdecks[MAX_DEPTH][52]
+    cdef double rect_low[13]             # per clock hand k: the least w_k · r over the K♦ rectangle
+    cdef float root_gain[GAINS]
+
+    def __cinit__(self, uint64_t seed, int skill, int distance, double memory_mb=512.0, double time_limit=0.0,
+                  long long max_states=0):
+        self.seed, self.skill, self.distance = seed, skill, distance
+        self.max_capacity = capacity_for(memory_mb, sizeof(Entry), 1024)
+        self.capacity = 1 << 16 if self.max_capacity > (1 << 16) else self.max_capacity
+        self.table = <Entry*>calloc(self.capacity, sizeof(Entry))
+        if self.table == NULL:
+            raise MemoryError()
+        self.used = 0
+        self.max_states = max_states
+        self.nodes = 0
+        self.stopped = STOP_NONE
+        self.use_bounds = True
+        self.use_gains = True
+        self.reduce_keys = True
+        self.gain_horizon = 20
+        self.gtable = <GainEntry*>calloc(GAIN_CAP, sizeof(GainEntry))
+        self.shuffles_cache = <ShuffleEntry*>calloc(SHUFFLE_CAP, sizeof(ShuffleEntry))
+        if self.gtable == NULL or self.shuffles_cache == NULL:
+            raise MemoryError()
+        self.gused = 0
+        self.gain_nodes = 0
+        cdef int k
+        cdef double wx, wy, c, low
+        for k in range(1, 13):
+            wx, wy = UX[k], UY[k]
+            low = 1e300
+            for corner_x in (-0.357, 0.357):
+                for corner_y in (distance, distance + 1):
+                    c = wx * corner_x + wy * corner_y
+                    if c < low:
+                        low = c
+            self.rect_low[k] = low
+        clock_restart(&self.clock, time_limit)
+
+    def __dealloc__(self):
+        free(self.table)
+        free(self.gtable)
+        free(self.shuffles_cache)
+
+    def restart_clock(self, double seconds):
+        clock_restart(&self.clock, seconds)
+
+    @property
+    def stored(self):
+        return self.used
+
+    # -- the table ---------------------------------------------------------------------------
+    cdef int lookup(self, uint64_t key) noexcept nogil:
+        cdef uint64_t i = key & (self.capacity - 1)
+        while self.table[i].key != 0:
+            if self.table[i].key == key:
+                return self.table[i].fail
+            i = (i + 1) & (self.capacity - 1)
+        return -1
+
+    cdef void store(self, uint64_t key, int fail) noexcept nogil:
+        cdef uint64_t i
+        cdef Entry* old
+        cdef uint64_t old_capacity, k
+        if table_full(self.used, self.capacity):
+            old_capacity = self.capacity
+            old = <Entry*>grow_or_clear(<void**>&self.table, &self.capacity, self.max_capacity, sizeof(Entry))
+            self.used = 0
+            if old != NULL:
+                for k in range(old_capacity):
+                    if old[k].key != 0:
+                        self.insert(old[k].key, old[k].fail)
+                free(old)
+        self.insert(key, fail)
+
+    cdef void insert(self, uint64_t key, int fail) noexcept nogil:
+        cdef uint64_t i = key & (self.capacity - 1)
+        while self.table[i].key != 0:
+            if self.table[i].key == key:
+                if fail > self.table[i].fail:
+                    self.table[i].fail = fail
+                return
+            i = (i + 1) & (self.capacity - 1)
+        self.table[i].key = key
+        self.table[i].fail = fail
+        self.used += 1
+
+    cdef int reshuffle_cached(self, uint64_t mask, int stream, int* out) noexcept nogil:
+        """``reshuffle`` through a direct-mapped cache: the deck at (mask, stream) is the same
+        whatever the path, and many nodes share it."""
+        cdef uint64_t key = mix64(mask ^ mix64(<uint64_t>stream + 0x632BE59BD9B4E019ULL)) | (<uint64_t>1 << 63)
+        cdef ShuffleEntry* e = &self.shuffles_cache[key & (SHUFFLE_CAP - 1)]
+        cdef int n = 0, k
+        cdef uint64_t m = mask
+        while m:
+            m &= m - 1
+            n += 1
+        if e.key == key:
+            for k in range(n):
+                out[k] = e.cards[k]
+            return n
+        reshuffle(mask, self.seed, stream, out)
+        e.key = key
+        for k in range(n):
+            e.cards[k] = <int8_t>out[k]
+        return n
+
+    # -- the path ----------------------------------------------------------------------------
+    cdef void push(self, int depth, int v) noexcept nogil:
+        """Append the value v to the path at ``depth``."""
+        cdef int L = self.plen[depth], k
+        self.pv[depth][L] = v
+        for k in range(4):
+            self.pts[depth][L + 1][k] = self.pts[depth][L][k] + UNIT[v][k]
+        self.gaps[depth][L + 1] = gap_c(self.pts[depth][L + 1][0], self.pts[depth][L + 1][1],
+                                        self.pts[depth][L + 1][2], self.pts[depth][L + 1][3], self.distance)
+        self.ph[depth][L + 1] = mix64(self.ph[depth][L] ^ (<uint64_t>v * 0x9E3779B97F4A7C15ULL + <uint64_t>(L + 1)))
+        self.plen[depth] = L + 1
+
+    cdef void copy_path(self, int depth, int keep) noexcept nogil:
+        """The path at depth + 1: the first ``keep`` cards of the path at ``depth``."""
+        cdef int i, k
+        for i in range(keep):
+            self.pv[depth + 1][i] = self.pv[depth][i]
+        for i in range(keep + 1):
+            for k in range(4):
+                self.pts[depth + 1][i][k] = self.pts[depth][i][k]
+            self.gaps[depth + 1][i] = self.gaps[depth][i]
+            self.ph[depth + 1][i] = self.ph[depth][i]
+        self.plen[depth + 1] = keep
+
+    cdef void set_path(self, path):
+        cdef int k
+        for k in range(4):
+            self.pts[0][0][k] = 0
+        self.gaps[0][0] = gap_c(0, 0, 0, 0, self.distance)
+        self.ph[0][0] = 0x51ED2701A5F3C7B9ULL
+        self.plen[0] = 0
+        for v in path:
+            self.push(0, v)
+
+    cdef uint64_t path_key(self, int depth, int limit) noexcept nogil:
+        """What of the path can still matter within ``limit`` rounds: the points a win could
+        keep the path up to (``live``), each with how many cards from the end it lies, and where
+        the origin lies if cutting can reach it (a cut stops there). With cuts off: every value."""
+        cdef int L = self.plen[depth], j
+        cdef uint64_t h = 0x2545F4914F6CDD1DULL, point
+        if not self.use_bounds or not self.reduce_keys:
+            return self.ph[depth][L]
+        for j in range(L, -1, -1):
+            if (L - j + 2) // 3 > limit:
+                return h
+            if self.live(depth, j, limit):
+                point = ((<uint64_t>(self.pts[depth][j][0] & 0xFF)) | (<uint64_t>(self.pts[depth][j][1] & 0xFF) << 8)
+                         | (<uint64_t>(self.pts[depth][j][2] & 0xFF) << 16) | (<uint64_t>(self.pts[depth][j][3] & 0xFF) << 24))
+                h = mix64(h ^ (point | (<uint64_t>(L - j) << 32)))
+        return mix64(h ^ (0xA5A5A5A500000000ULL + <uint64_t>L))  # the origin's place: cutting reaches it
+
+    cdef inline bint live(self, int depth, int j, int limit) noexcept nogil:
+        """Could a win within ``limit`` rounds keep the path up to its j-th point? Cutting back to it
+        takes ceil((L - j) / 3) rounds, reaching the K♦ from it at least ceil(gap) cards, one a round."""
+        return (self.plen[depth] - j + 2) // 3 + <int>ceil(self.gaps[depth][j] - 1e-9) <= limit
+
+    cdef bint hopeless(self, int depth, int limit) noexcept nogil:
+        """No win within ``limit`` rounds is possible from any point the path can be cut back to:
+        keeping the first j cards needs ceil((L - j) / 3) rounds of cutting (a round removes at
+        most 3) and at least ceil(gap_j) new cards, one a round (each of length 1)."""
+        cdef int L = self.plen[depth], j, need
+        for j in range(L, -1, -1):
+            need = (L - j + 2) // 3
+            if need > limit:
+                return True
+            if need + <int>ceil(self.gaps[depth][j] - 1e-9) <= limit:
+                return False
+        return True
+
+    # -- the trajectory bound ----------------------------------------------------------------
+    cdef int gains(self, int gd, int n, int shuffles, int extra, bint root, float* out) noexcept nogil:
+        """out[k] for each clock hand k (index k - 1): the most that the monsters of positive
+        rounds (kings aside) can add along w_k, sum of max(0, w_k · u), over every way the
+        rounds can go from here, whatever the path; out[12]: the most such cards. The deck is
+        gdecks[gd]. 0, or -1 when the tree is too big (the bound is then given up)."""
+        cdef int k, i, j, v, ns, smax, has_low
+        if n < 7:
+            for k in range(GAINS):
+                out[k] = 0
+            return 0
+        cdef int* deck = self.gdecks[gd]
+        cdef uint64_t mask = 0
+        for k in range(n):
+            mask |= (<uint64_t>1) << deck[k]
+        cdef uint64_t key = mix64(mask ^ mix64(<uint64_t>shuffles * 0x100000001B3ULL
+                                                + <uint64_t>extra * 0xC2B2AE3D27D4EB4FULL + 0x3C6EF372FE94F82BULL)) | (<uint64_t>1 << 63)
+        cdef uint64_t slot = key & (GAIN_CAP - 1)
+        if not root:
+            while self.gtable[slot].key != 0:
+                if self.gtable[slot].key == key:
+                    for k in range(GAINS):
+                        out[k] = self.gtable[slot].g[k]
+                    return 0
+                slot = (slot + 1) & (GAIN_CAP - 1)
+            if (self.gused + 1) * 4 > GAIN_CAP * 3:  # a cache: forget everything, look again
+                memset(self.gtable, 0, GAIN_CAP * sizeof(GainEntry))
+                self.gused = 0
+                slot = key & (GAIN_CAP - 1)
+        self.gain_nodes += 1
+        if clock_expired(&self.clock, self.gain_nodes, CHECK_EVERY):
+            return -2
+        cdef float best[GAINS]
+        cdef float sub[GAINS]
+        cdef int fight[52]
+        cdef int scores[7]
+        cdef int offered = extra + 1 if extra > 0 else 1, after, r
+        cdef uint64_t rest
+        for k in range(GAINS):
+            best[k] = 0
+        for i in range(offered):
+            v = cvalue(deck[i])
+            rest = mask & ~((<uint64_t>1) << deck[i])
+            if extra > 0:
+                reshuffle(rest, self.seed, shuffles + 1, fight)
+                ns = scores_c(self.skill, deck[i], fight, fight + 3, scores)
+                after = shuffles + 2
+            else:
+                ns = scores_c(self.skill, deck[i], deck + 1, deck + 4, scores)
+                after = shuffles + 1
+            smax = scores[0]
+            has_low = scores[ns - 1] <= 0
+            reshuffle(rest, self.seed, after, self.gdecks[gd + 1])
+            if smax > 0:
+                r = self.gains(gd + 1, n - 1, after, smax, False, sub)
+                if r < 0:
+                    return r
+                if v != KING:
+                    for k in range(DIRS):
+                        sub[k] += GAIN[k + 1][v]
+                    sub[DIRS] += 1
+                for k in range(GAINS):
+                    if sub[k] > best[k]:
+                        best[k] = sub[k]
+            if has_low:
+                r = self.gains(gd + 1, n - 1, after, 0, False, sub)
+                if r < 0:
+                    return r
+                for k in range(GAINS):
+                    if sub[k] > best[k]:
+                        best[k] = sub[k]
+        for k in range(GAINS):
+            out[k] = best[k]
+        if not root:
+            while self.gtable[slot].key != 0:
+                slot = (slot + 1) & (GAIN_CAP - 1)
+            self.gtable[slot].key = key
+            for k in range(GAINS):
+                self.gtable[slot].g[k] = best[k]
+            self.gused += 1
+        return 0
+
+    cdef int beyond(self, int depth, int n, int shuffles, int extra, int limit, bint root) noexcept nogil:
+        """1 when no point the path can be cut back to (within ``limit`` rounds) can reach the
+        K♦ with what the rounds to come can add: along some clock hand w, w · p_j plus the most
+        the positive rounds can add along w stays below the rectangle's least w · r (the last
+        card's segment must reach it), or the distance needs more cards than they can add.
+        0 otherwise; -2 stopped (the clock)."""
+        cdef float g[GAINS]
+        cdef int k, r, j, need, L = self.plen[depth], ok
+        cdef double x, y
+        for k in range(n):
+            self.gdecks[0][k] = self.decks[depth][k]
+        r = self.gains(0, n, shuffles, extra, root, g)
+        if r == -2:
+            return -2
+        if r < 0:
+            self.use_gains = False
+            return 0
+        for j in range(L, -1, -1):
+            need = (L - j + 2) // 3
+            if need > limit:
+                return 1
+            if need + <int>ceil(self.gaps[depth][j] - 1e-9) > limit:
+                continue
+            if <int>ceil(self.gaps[depth][j] - 1e-9) > <int>(g[DIRS] + 0.5):
+                continue
+            x = (self.pts[depth][j][0] + self.pts[depth][j][1] * SQRT3) / 2
+            y = (self.pts[depth][j][2] + self.pts[depth][j][3] * SQRT3) / 2
+            ok = 1
+            for k in range(DIRS):
+                if UX[k + 1] * x + UY[k + 1] * y + g[k] < self.rect_low[k + 1] - 1e-3:
+                    ok = 0
+                    break
+            if ok:
+                return 0
+        return 1
+
+    # -- the search --------------------------------------------------------------------------
+    def round(self, deck, int shuffles, path, int extra, int budget):
+        """A win within ``budget`` rounds from the start of a round (``deck`` top first, in its
+        order; ``path`` the path's values): True (``line()`` gives it) or False; raises Stopped."""
+        cdef int n = len(deck), k
+        for k in range(n):
+            self.decks[0][k] = deck[k]
+        self.set_path(path)
+        self.stopped = STOP_NONE
+        clock_start(&self.clock)
+        self.line_length = 0
+        r = self.node(0, n, shuffles, extra, budget, True)
+        if r < 0:
+            raise Stopped()
+        return r == 1
+
+    # -- quick looks for a win (a heuristic: finding none proves nothing) ------------------------
+    def beam(self, deck, int shuffles, path, int extra, int width):
+        """Round after round, keep only the ``width`` round starts whose path's end is nearest the
+        K♦ (then the larger offer): True when a win turns up (``line()`` gives it), else False.
+        Raises Stopped at the time limit."""
+        cdef int rounds = len(deck) - 6 + 1
+        if rounds < 1:
+            return False
+        cdef BeamNode* layers = <BeamNode*>calloc(<size_t>(rounds + 1) * width, sizeof(BeamNode))
+        cdef Candidate* cands = <Candidate*>calloc(<size_t>width * MAX_CHILDREN, sizeof(Candidate))
+        cdef int sizes[64]
+        if layers == NULL or cands == NULL:
+            free(layers)
+            free(cands)
+            raise MemoryError()
+        cdef int k
+        for k in range(len(deck)):
+            layers[0].deck[k] = deck[k]
+        for k in range(len(path)):
+            layers[0].path[k] = path[k]
+        layers[0].n, layers[0].L, layers[0].extra = len(deck), len(path), extra
+        layers[0].shuffles, layers[0].parent = shuffles, -1
+        sizes[0] = 1
+        clock_start(&self.clock)
+        self.stopped = STOP_NONE
+        cdef int r
+        try:
+            r = self.beam_run(layers, cands, sizes, rounds, width)
+        finally:
+            free(layers)
+            free(cands)
+        if r < 0:
+            raise Stopped()
+        return r == 1
+
+    cdef int beam_run(self, BeamNode* layers, Candidate* cands, int* sizes, int rounds, int width) noexcept nogil:
+        cdef int layer, a, i, j, k, ns, s, v, nc, keep, skipped, offered, dup, L, win_parent = -1, win_i = 0, win_score = 0
+        cdef int fight[52]
+        cdef int scores[7]
+        cdef int tmp[52]
+        cdef int pts[MAX_PATH + 1][4]
+        cdef uint64_t mask, rest
+        cdef BeamNode* node
+        cdef BeamNode* child
+        cdef int after
+        for layer in range(rounds):
+            nc = 0
+            for a in range(sizes[layer]):
+                node = &layers[<size_t>layer * width + a]
+                if node.n < 7:
+                    continue
+                self.nodes += 1
+                if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
+                    self.stopped = STOP_TIME
+                    return -1
+                L = node.L
+                for k in range(4):
+                    pts[0][k] = 0
+                for j in range(L):
+                    for k in range(4):
+                        pts[j + 1][k] = pts[j][k] + UNIT[node.path[j]][k]
+                mask = 0
+                for k in range(node.n):
+                    mask |= (<uint64_t>1) << node.deck[k]
+                offered = node.extra + 1 if node.extra > 0 else 1
+                for i in range(offered):
+                    v = cvalue(node.deck[i])
+                    rest = mask & ~((<uint64_t>1) << node.deck[i])
+                    if node.extra > 0:
+                        reshuffle(rest, self.seed, node.shuffles + 1, fight)
+                    else:
+                        for k in range(6):
+                            fight[k] = node.deck[1 + k]
+                    ns = scores_c(self.skill, node.deck[i], fight, fight + 3, scores)
+                    skipped = 0
+                    for j in range(ns):
+                        s = scores[j]
+                        if s > 0:
+                            if skipped:
+                                continue
+                            skipped = 1
+                            if v != KING:
+                                if meets_c(pts[L][0], pts[L][1], pts[L][2], pts[L][3], v, self.distance):
+                                    win_parent, win_i, win_score = a, i, s
+                                    break
+                                cands[nc].keep = -1
+                                cands[nc].order = gap_c(pts[L][0] + UNIT[v][0], pts[L][1] + UNIT[v][1],
+                                                        pts[L][2] + UNIT[v][2], pts[L][3] + UNIT[v][3], self.distance)
+                            else:
+                                cands[nc].keep = L
+                                cands[nc].order = gap_c(pts[L][0], pts[L][1], pts[L][2], pts[L][3], self.distance)
+                            cands[nc].extra = s
+                        else:
+                            keep = L + s if L + s > 0 else 0
+                            dup = 0
+                            for k in range(nc - 1, -1, -1):
+                                if cands[k].parent != a:
+                                    break
+                                if cands[k].i == i and cands[k].keep == keep and cands[k].extra == 0:
+                                    dup = 1
+                            if dup:
+                                continue
+                            cands[nc].keep = keep
+                            cands[nc].extra = 0
+                            cands[nc].order = gap_c(pts[keep][0], pts[keep][1], pts[keep][2], pts[keep][3], self.distance)
+                        cands[nc].parent = a
+                        cands[nc].i = i
+                        cands[nc].score = s
+                        cands[nc].index = nc
+                        nc += 1
+                    if win_parent >= 0:
+                        break
+                if win_parent >= 0:
+                    break
+            if win_parent >= 0:
+                # the line: back through the parents
+                self.line_length = layer + 1
+                node = &layers[<size_t>layer * width + win_parent]
+                self.line_monster[layer] = node.deck[win_i]
+                self.line_score[layer] = win_score
+                k = layer
+                while k > 0:
+                    self.line_monster[k - 1] = node.monster
+                    self.line_score[k - 1] = node.score
+                    node = &layers[<size_t>(k - 1) * width + node.parent]
+                    k -= 1
+                return 1
+            if nc == 0:
+                return 0
+            qsort(cands, nc, sizeof(Candidate), compare_candidates)
+            if nc > width:
+                nc = width
+            for a in range(nc):
+                node = &layers[<size_t>layer * width + cands[a].parent]
+                child = &layers[<size_t>(layer + 1) * width + a]
+                mask = 0
+                for k in range(node.n):
+                    mask |= (<uint64_t>1) << node.deck[k]
+                after = node.shuffles + (2 if node.extra > 0 else 1)
+                reshuffle(mask & ~((<uint64_t>1) << node.deck[cands[a].i]), self.seed, after, tmp)
+                for k in range(node.n - 1):
+                    child.deck[k] = tmp[k]
+                child.n = node.n - 1
+                child.shuffles = after
+                child.extra = cands[a].extra
+                if cands[a].keep < 0:
+                    for k in range(node.L):
+                        child.path[k] = node.path[k]
+                    child.path[node.L] = cvalue(node.deck[cands[a].i])
+                    child.L = node.L + 1
+                else:
+                    for k in range(cands[a].keep):
+                        child.path[k] = node.path[k]
+                    child.L = cands[a].keep
+                child.parent = cands[a].parent
+                child.monster = node.deck[cands[a].i]
+                child.score = cands[a].score
+            sizes[layer + 1] = nc
+        return 0
+
+    def line(self):
+        """[(monster card, round score)] of the last win found."""
+        return [(self.line_monster[k], self.line_score[k]) for k in range(self.line_length)]
+
+    cdef int node(self, int depth, int n, int shuffles, int extra, int budget, bint root) noexcept nogil:
+        """1: a win within ``budget`` rounds; 0: none; -1: stopped. The deck is decks[depth]
+        (its order), the path the one at ``depth``."""
+        cdef int limit = budget if budget < n - 6 else n - 6
+        if limit <= 0:
+            return 0
+        if depth >= MAX_DEPTH - 1:
+            return 0
+        if self.use_bounds and self.hopeless(depth, limit):
+            return 0
+        cdef int* deck = self.decks[depth]
+        cdef uint64_t mask = 0
+        cdef int k
+        for k in range(n):
+            mask |= (<uint64_t>1) << deck[k]
+        cdef int L = self.plen[depth]
+        cdef uint64_t key = mix64(mask ^ mix64(self.path_key(depth, limit) + <uint64_t>shuffles * 0x100000001B3ULL
+                                                + <uint64_t>extra * 0xC2B2AE3D27D4EB4FULL
+                                                + <uint64_t>limit * 0x9E3779B97F4A7C15ULL)) | (<uint64_t>1 << 63)
+        if not root and self.lookup(key) >= limit:
+            return 0
+        self.nodes += 1
+        if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
+            self.stopped = STOP_TIME
+            return -1
+        if self.max_states and self.used >= self.max_states:
+            self.stopped = STOP_STATES
+            return -1
+        if self.node_cap and self.nodes >= self.node_cap:
+            self.stopped = PROBE_END
+            return -1
+        cdef int far
+        if self.use_bounds and self.use_gains and n - 6 <= self.gain_horizon:
+            far = self.beyond(depth, n, shuffles, extra, limit, root)
+            if far == -2:
+                self.stopped = STOP_TIME
+                return -1
+            if far == 1:
+                if not root:
+                    self.store(key, limit)
+                return 0
+        cdef Child children[MAX_CHILDREN]
+        cdef int nc = 0, offered = extra + 1 if extra > 0 else 1
+        cdef int fight[52]
+        cdef int scores[7]
+        cdef int ns, i, s, v, monster, e, keep, j, dup
+        cdef int after_shuffles[4]
+        cdef int ax, bx, ay, by
+        cdef uint64_t rest
+        cdef int end_ax = self.pts[depth][L][0], end_bx = self.pts[depth][L][1]
+        cdef int end_ay = self.pts[depth][L][2], end_by = self.pts[depth][L][3]
+        cdef int skipped
+        for i in range(offered):
+            monster = deck[i]
+            v = cvalue(monster)
+            rest = mask & ~((<uint64_t>1) << monster)
+            if extra > 0:  # the other offered cards went back and the deck was shuffled
+                self.reshuffle_cached(rest, shuffles + 1, fight)
+                ns = scores_c(self.skill, monster, fight, fight + 3, scores)
+                after_shuffles[i] = shuffles + 2
+            else:
+                ns = scores_c(self.skill, monster, deck + 1, deck + 4, scores)
+                after_shuffles[i] = shuffles + 1
+            skipped = 0
+            for j in range(ns):
+                s = scores[j]
+                if s > 0:
+                    if skipped:  # a lower positive score: dominated by the highest (see the docs)
+                        continue
+                    skipped = 1
+                    if v != KING:
+                        if meets_c(end_ax, end_bx, end_ay, end_by, v, self.distance):
+                            self.line_monster[depth] = monster
+                            self.line_score[depth] = s
+                            self.line_length = depth + 1
+                            return 1
+                        children[nc].keep = -1
+                        children[nc].order = gap_c(end_ax + UNIT[v][0], end_bx + UNIT[v][1], end_ay + UNIT[v][2],
+                                                   end_by + UNIT[v][3], self.distance)
+                    else:
+                        children[nc].keep = L
+                        children[nc].order = self.gaps[depth][L]
+                    children[nc].extra = s
+                else:
+                    keep = L + s if L + s > 0 else 0
+                    dup = 0
+                    for k in range(nc):
+                        if children[k].index == i and children[k].keep == keep and children[k].extra == 0:
+                            dup = 1
+                    if dup:
+                        continue
+                    children[nc].keep = keep
+                    children[nc].extra = 0
+                    children[nc].order = self.gaps[depth][keep]
+                children[nc].index = i
+                children[nc].score = s
+                children[nc].win = 0
+                nc += 1
+        # order: nearest the K♦ first, then the larger offer, then as generated (insertion sort)
+        if self.order_mode == 1:
+            for k in range(nc):
+                children[k].order -= 0.5 * children[k].extra
+        elif self.order_mode == 2:
+            for k in range(nc):
+                children[k].order -= 10.0 * (children[k].extra > 0)
+        elif self.order_mode == 3:
+            for k in range(nc):
+                if children[k].keep >= 0 and children[k].keep < L:
+                    children[k].order = -100.0 + children[k].keep  # cut back first, the most first
+        cdef Child t
+        for i in range(1, nc):
+            t = children[i]
+            j = i - 1
+            while j >= 0 and (children[j].order > t.order or (children[j].order == t.order and children[j].extra < t.extra)):
+                children[j + 1] = children[j]
+                j -= 1
+            children[j + 1] = t
+        cdef int r
+        cdef int made = 0
+        for k in range(nc):
+            i = children[k].index
+            if children[k].keep < 0:
+                self.copy_path(depth, L)
+                self.push(depth + 1, cvalue(deck[i]))
+            else:
+                self.copy_path(depth, children[k].keep)
+            if not (made >> i & 1):
+                self.reshuffle_cached(mask & ~((<uint64_t>1) << deck[i]), after_shuffles[i], self.cdecks[depth][i])
+                made |= 1 << i
+            memcpy(self.decks[depth + 1], self.cdecks[depth][i], (n - 1) * sizeof(int))
+            r = self.node(depth + 1, n - 1, after_shuffles[i], children[k].extra, budget - 1, False)
+            if r == 1:
+                self.line_monster[depth] = deck[i]
+                self.line_score[depth] = children[k].score
+                return 1
+            if r < 0:
+                return -1
+        if not root:
+            self.store(key, limit)
+        return 0
+
+    cdef void child_deck(self, int depth, int i, uint64_t mask, int after_shuffles) noexcept nogil:
+        """The deck at depth + 1 after offered card i: the reshuffle of the rest."""
+        cdef uint64_t rest = mask & ~((<uint64_t>1) << self.decks[depth][i])
+        reshuffle(rest, self.seed, after_shuffles, self.decks[depth + 1])
+
+
+# -- the baseline's rollouts (blind mode) -----------------------------------------------------------
+cdef inline int draw_value(int* counts, int total, uint64_t* rng) noexcept nogil:
+    """The reference's sample_chance: r = next() mod the deck's size, the values in increasing
+    order, each weighted by its count; the drawn value leaves the composition."""
+    cdef int r = <int>(next_random(rng) % <uint64_t>total), v
+    for v in range(1, 14):
+        if r < counts[v]:
+            counts[v] -= 1
+            return v
+        r -= counts[v]
+    return -1
+
+
+cdef double promise_c(int* pts, int L, int v, int score, int d) noexcept nogil:
+    """The reference's State._promise: how far from the K♦ the path's end would be after the
+    monster of value v scored ``score`` (-1: that card wins). ``pts``: the points, 4 ints each,
+    the origin first."""
+    cdef int* end = pts + 4 * L
+    cdef int keep
+    if score > 0 and v != KING:
+        if meets_c(end[0], end[1], end[2], end[3], v, d):
+            return -1.0
+        return gap_c(end[0] + UNIT[v][0], end[1] + UNIT[v][1], end[2] + UNIT[v][2], end[3] + UNIT[v][3], d)
+    if score < 0:
+        keep = L + score if L + score > 0 else 0
+        return gap_c(pts[4 * keep], pts[4 * keep + 1], pts[4 * keep + 2], pts[4 * keep + 3], d)
+    return gap_c(end[0], end[1], end[2], end[3], d)
+
+
+cdef int rollout(int* counts0, int* path, int L0, int extra, int monster, int skill, int d,
+                 uint64_t seed) noexcept nogil:
+    """One baseline game from the start of a round (``monster`` -1, ``extra`` offered beside it)
+    or from the deal of a round whose monster (a value) is chosen: 1 won, 0 lost. The draws are
+    solvers/sampling.py's play_out with SplitMix64(seed)."""
+    cdef int counts[14]
+    cdef int pts[4 * (MAX_PATH + 50)]
+    cdef int offer[4]
+    cdef int att[3]
+    cdef int hand[3]
+    cdef int scores[7]
+    cdef int total = 0, v, k, i, L = 0, best, ns, s, dealt
+    cdef double p, bp
+    cdef uint64_t rng = seed
+    for v in range(14):
+        counts[v] = counts0[v]
+        total += counts[v]
+    for k in range(4):
+        pts[k] = 0
+    for i in range(L0):
+        for k in range(4):
+            pts[4 * (i + 1) + k] = pts[4 * i + k] + UNIT[path[i]][k]
+    L = L0
+    while True:
+        if monster < 0:
+            if total < 7:  # a round that cannot be dealt in full
+                return 0
+            for i in range(1 + extra):
+                offer[i] = draw_value(counts, total, &rng)
+                total -= 1
+            best = 0
+            if extra:  # the baseline's choice: the path's end nearest the K♦, then the lower value
+                bp = promise_c(pts, L, offer[0], 1, d)
+                for i in range(1, 1 + extra):
+                    p = promise_c(pts, L, offer[i], 1, d)
+                    if p < bp or (p == bp and offer[i] < offer[best]):
+                        bp, best = p, i
+                for i in range(1 + extra):
+                    if i != best:
+                        counts[offer[i]] += 1
+                        total += 1
+            monster = offer[best]
+        for i in range(3):
+            att[i] = draw_value(counts, total, &rng)
+            total -= 1
+        for i in range(3):
+            hand[i] = draw_value(counts, total, &rng)
+            total -= 1
+        ns = scores_values(skill, monster, att, hand, scores)
+        best = scores[0]  # the baseline's pairing: the path's end nearest the K♦, then the higher score
+        bp = promise_c(pts, L, monster, best, d)
+        for i in range(1, ns):
+            p = promise_c(pts, L, monster, scores[i], d)
+            if p < bp:  # scores come highest first, so a tie keeps the higher
+                bp, best = p, scores[i]
+        s = best
+        if s > 0 and monster != KING:
+            if meets_c(pts[4 * L], pts[4 * L + 1], pts[4 * L + 2], pts[4 * L + 3], monster, d):
+                return 1
+            for k in range(4):
+                pts[4 * (L + 1) + k] = pts[4 * L + k] + UNIT[monster][k]
+            L += 1
+        elif s < 0:
+            L = L + s if L + s > 0 else 0
+        for i in range(3):
+            counts[att[i]] += 1
+            counts[hand[i]] += 1
+        total += 6
+        extra = s if s > 0 else 0
+        monster = -1
+
+
+cdef int scores_values(int skill, int monster, int* attacks, int* hand, int* out) noexcept nogil:
+    """scores_c on values (the rollouts track values only)."""
+    cdef int a[3]
+    cdef int h[3]
+    cdef int k
+    for k in range(3):
+        a[k] = attacks[k] - 1  # a card of suit 0 with that value
+        h[k] = hand[k] - 1
+    return scores_c(skill, monster - 1, a, h, out)
+
+
+def rollouts(counts, path, int extra, int monster, int skill, int distance, int samples, uint64_t seed):
+    """Wins of ``samples`` baseline games (sample i draws with SplitMix64(seed + i)) from the start
+    of a round (``monster`` -1) or the deal of a round whose monster's value is ``monster``.
+    ``counts``: the deck's cards per value (index 0 unused); ``path``: the path's values."""
+    cdef int c[14]
+    cdef int pv[MAX_PATH + 50]
+    cdef int L = len(path), i, wins = 0
+    for i in range(14):
+        c[i] = counts[i]
+    for i in range(L):
+        pv[i] = path[i]
+    for i in range(samples):
+        wins += rollout(c, pv, L, extra, monster, skill, distance, seed + <uint64_t>i)
+    return wins
