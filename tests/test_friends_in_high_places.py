@@ -17,8 +17,8 @@ from solodeck.api import Outcome, advance_chance
 from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, MoveError
 from solodeck.games.friends_in_high_places import (
-    ALL_CARDS, COURT_CARDS, DRAW_COURT, DRAW_HAND, GAME, INFLUENCE, INTRIGUE, KING_OF_DIAMONDS, NO_WIN, PASS,
-    PLAYER_CARDS, TURN_UP, Move, State, TurnSolver, acquires, court_stream, parse_move, player_stream)
+    ALL_CARDS, COURT_CARDS, DRAW_HAND, GAME, INFLUENCE, INTRIGUE, NO_WIN, PASS, PLAYER_CARDS, TURN_UP, State,
+    TurnSolver, acquires, court_stream, parse_move, player_stream)
 from solodeck.result import Limits
 from solodeck.shuffle import shuffled
 from solodeck.solvers import DepthFirstSolver, make_solver
