@@ -79,6 +79,24 @@ def parse_faced_cards(text: str, *, source: str = "", field: str = "") -> list[t
     return cards
 
 
+def cards_of(mask: int) -> list[int]:
+    """The cards of a bit mask (bit c = card c), lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_of(cards) -> int:
+    """The bit mask of some cards (bit c = card c)."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
 def standard_deck(*, number_cards_only: bool = False, jokers: int = 0) -> list[int]:
     """A deck in canonical order: S H D C, each A … K (A … T with number_cards_only), then jokers."""
     top = 10 if number_cards_only else 13

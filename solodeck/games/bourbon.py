@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 
 from .. import cards as C
+from ..cards import cards_of, mask_of
 from .. import picture as P
 from ..api import Deal, Game, Outcome, check_position_fields, position_piles
 from ..api import State as BaseState
@@ -55,22 +56,6 @@ def is_face(card: int) -> bool:
 
 VALUES = tuple(value(c) for c in range(52))
 FACES = sum(1 << c for c in range(52) if is_face(c))
-
-
-def cards_of(mask: int) -> list:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def mask_of(cards) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
 
 
 def points(mask: int) -> int:

@@ -621,9 +621,15 @@ class RoundSolver:
 
     def _mid(self, state, budget):
         """[(monster, score)] of a win within ``budget`` rounds from a decision mid-round, or None."""
+        return self._finish_round(state, lambda after: self._round(after.deck, after.shuffles, after.path,
+                                                                   after.points, after.extra, budget - 1))
+
+    def _finish_round(self, state, rest):
+        """[(monster, score)] of a win from a decision mid-round: each way to finish this round,
+        then ``rest(after)`` (the rounds after it, or None) from the next round's start."""
         if state.step == CHOOSE:
             for move in state.search_moves():
-                rounds = self._mid(advance_chance(state.play(move)), budget)
+                rounds = self._finish_round(advance_chance(state.play(move)), rest)
                 if rounds is not None:
                     return [(move.card, rounds[0][1])] + rounds[1:]
             return None
@@ -633,7 +639,7 @@ class RoundSolver:
             if after.won:
                 return [(state.monster, score)]
             if after.result is None:
-                rounds = self._round(after.deck, after.shuffles, after.path, after.points, after.extra, budget - 1)
+                rounds = rest(after)
                 if rounds is not None:
                     return [(state.monster, score)] + rounds
         return None
@@ -848,24 +854,12 @@ class KernelSolver(RoundSolver):
 
     def _kernel_beam(self, state, width):
         """[(monster, score)] of a win found by the kernel's beam from each first-round outcome, or None."""
-        return self._each_first_round(state, lambda after: self._call(self.search.beam, list(after.deck), after.shuffles,
-                                                                       [value(c) for c in after.path], after.extra, width))
+        def rest(after):
+            found = self._call(self.search.beam, list(after.deck), after.shuffles, [value(c) for c in after.path],
+                               after.extra, width)
+            return self.search.line() if found else None
 
-    def _each_first_round(self, state, search):
-        if state.step == CHOOSE:
-            for move in state.search_moves():
-                rounds = self._each_first_round(advance_chance(state.play(move)), search)
-                if rounds is not None:
-                    return [(move.card, rounds[0][1])] + rounds[1:]
-            return None
-        for move in state.search_moves():
-            after = state.play(move)
-            score = round_score(value(state.skill), state.monster, move.pairs)
-            if after.won:
-                return [(state.monster, score)]
-            if after.result is None and search(after):
-                return [(state.monster, score)] + self.search.line()
-        return None
+        return self._finish_round(state, rest)
 
     def _call(self, call, *args):
         try:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .. import cards as C
+from ..cards import cards_of, mask_of
 from .. import picture as P
 from ..api import Deal, Game, Outcome
 from ..api import State as BaseState
@@ -35,22 +36,6 @@ def power(card: int) -> int:
         return 1
     r = card % 13 + 1
     return 14 if r == 1 else r
-
-
-def cards_of(mask: int) -> list:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def mask_of(cards) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
 
 
 SUIT_MASK = tuple(mask_of(range(13 * s, 13 * s + 13)) for s in range(4))
