@@ -194,25 +194,66 @@ def legal_moves(int step, offer, attacks, hand):
     return out
 
 
+cdef extern from *:
+    """
+    /* x mod n for the reshuffles' n <= 52 without a division (Lemire, Kaser and Kurz, "Faster
+       remainder by direct computation", 2019: exact for every 64-bit x and n with M = 2^128 / n
+       rounded up). A reshuffle of fifty cards asks fifty of them, and a division is dear. */
+    #include <stdint.h>
+    #ifdef __SIZEOF_INT128__
+    static unsigned __int128 solodeck_mod_m[53];
+    static void solodeck_mod_init(void) {
+        for (uint64_t n = 1; n <= 52; n++)
+            solodeck_mod_m[n] = ~(unsigned __int128)0 / n + 1;
+    }
+    static inline uint64_t solodeck_mod(uint64_t x, uint64_t n) {
+        unsigned __int128 low = solodeck_mod_m[n] * x;
+        unsigned __int128 bottom = ((low & UINT64_MAX) * (unsigned __int128)n) >> 64;
+        return (uint64_t)((bottom + (low >> 64) * (unsigned __int128)n) >> 64);
+    }
+    #else
+    static void solodeck_mod_init(void) {}
+    static inline uint64_t solodeck_mod(uint64_t x, uint64_t n) { return x % n; }
+    #endif
+    """
+    void mod_init "solodeck_mod_init" () nogil
+    uint64_t mod_small "solodeck_mod" (uint64_t x, uint64_t n) nogil
+    int count_ones "__builtin_popcountll" (unsigned long long x) nogil
+    int lowest_one "__builtin_ctzll" (unsigned long long x) nogil
+    void prefetch "__builtin_prefetch" (const void* address) nogil
+
+
+mod_init()
+# 2^64 mod n for n = 1..52, once
+cdef uint64_t WRAP[53]
+for _n in range(1, 53):
+    WRAP[_n] = (2**64) % _n
+
+
+cdef inline uint64_t shuffle_key(uint64_t mask, int stream) noexcept nogil:
+    """The reshuffle cache's key of (mask, stream), bit 63 set."""
+    return mix64(mask ^ mix64(<uint64_t>stream + 0x632BE59BD9B4E019ULL)) | (<uint64_t>1 << 63)
+
+
 cdef inline uint64_t below(uint64_t* s, uint64_t n) noexcept nogil:
-    """solodeck.shuffle's ``below``: rejection sampling, no modulo bias."""
-    cdef uint64_t r = (<uint64_t>0 - n) % n  # 2^64 mod n
-    cdef uint64_t limit = <uint64_t>0 - r     # 2^64 - r (0 stands for 2^64 when r is 0)
+    """solodeck.shuffle's ``below``: rejection sampling, no modulo bias (n <= 52)."""
+    cdef uint64_t r = WRAP[n]              # 2^64 mod n
+    cdef uint64_t limit = <uint64_t>0 - r  # 2^64 - r (0 stands for 2^64 when r is 0)
     cdef uint64_t x
     while True:
         x = next_random(s)
         if r == 0 or x < limit:
-            return x % n
+            return mod_small(x, n)
 
 
 cdef int reshuffle(uint64_t mask, uint64_t seed, int stream, int* out) noexcept nogil:
     """The seeded reshuffle (RULINGS, Common): the cards of ``mask`` in canonical order, then
     Fisher–Yates driven by SplitMix64(seed + stream · STREAM_STEP). Top card first; the count."""
-    cdef int n = 0, c, i, j, t
-    for c in range(52):
-        if mask >> c & 1:
-            out[n] = c
-            n += 1
+    cdef int n = 0, i, j, t
+    while mask:
+        out[n] = lowest_one(mask)
+        mask &= mask - 1
+        n += 1
     cdef uint64_t s = seed + <uint64_t>stream * STREAM_STEP
     for i in range(n - 1, 0, -1):
         j = <int>below(&s, i + 1)
@@ -303,6 +344,7 @@ ctypedef struct Child:
     int score        # the round score
     int keep         # the path's length kept (for a score <= 0), or -1: the monster joins
     int win
+    uint64_t key     # the child's key in the table (0: the child is cut by ``hopeless``)
 
 
 cdef class Search:
@@ -313,7 +355,6 @@ cdef class Search:
     cdef uint64_t seed
     cdef int skill, distance
     cdef int decks[MAX_DEPTH][52]      # per depth: the deck, top first
-    cdef int cdecks[MAX_DEPTH][4][52]  # per depth: the deck after the round with offered card i
     cdef int pv[MAX_DEPTH][MAX_PATH]   # per depth: the path's values
     cdef int pts[MAX_DEPTH][MAX_PATH + 1][4]  # per depth: the path's points, the origin first
     cdef double gaps[MAX_DEPTH][MAX_PATH + 1]
@@ -427,13 +468,9 @@ cdef class Search:
     cdef int reshuffle_cached(self, uint64_t mask, int stream, int* out) noexcept nogil:
         """``reshuffle`` through a direct-mapped cache: the deck at (mask, stream) is the same
         whatever the path, and many nodes share it."""
-        cdef uint64_t key = mix64(mask ^ mix64(<uint64_t>stream + 0x632BE59BD9B4E019ULL)) | (<uint64_t>1 << 63)
+        cdef uint64_t key = shuffle_key(mask, stream)
         cdef ShuffleEntry* e = &self.shuffles_cache[key & (SHUFFLE_CAP - 1)]
-        cdef int n = 0, k
-        cdef uint64_t m = mask
-        while m:
-            m &= m - 1
-            n += 1
+        cdef int n = count_ones(mask), k
         if e.key == key:
             for k in range(n):
                 out[k] = e.cards[k]
@@ -455,6 +492,15 @@ cdef class Search:
                                         self.pts[depth][L + 1][2], self.pts[depth][L + 1][3], self.distance)
         self.ph[depth][L + 1] = mix64(self.ph[depth][L] ^ (<uint64_t>v * 0x9E3779B97F4A7C15ULL + <uint64_t>(L + 1)))
         self.plen[depth] = L + 1
+
+    cdef inline void child_path(self, int depth, int keep, int v) noexcept nogil:
+        """The path at depth + 1 after a round: the first ``keep`` cards, or (keep < 0) all of them
+        and then the monster's value v."""
+        if keep < 0:
+            self.copy_path(depth, self.plen[depth])
+            self.push(depth + 1, v)
+        else:
+            self.copy_path(depth, keep)
 
     cdef void copy_path(self, int depth, int keep) noexcept nogil:
         """The path at depth + 1: the first ``keep`` cards of the path at ``depth``."""
@@ -642,7 +688,11 @@ cdef class Search:
         self.stopped = STOP_NONE
         clock_start(&self.clock)
         self.line_length = 0
-        r = self.node(0, n, shuffles, extra, budget, True)
+        cdef uint64_t mask = 0
+        for k in range(n):
+            mask |= (<uint64_t>1) << <int>deck[k]
+        cdef uint64_t key = self.node_key(0, mask, n, shuffles, extra, budget)
+        r = self.node(0, mask, n, shuffles, extra, budget, key, True) if key else 0
         if r < 0:
             raise Stopped()
         return r == 1
@@ -811,27 +861,35 @@ cdef class Search:
         """[(monster card, round score)] of the last win found."""
         return [(self.line_monster[k], self.line_score[k]) for k in range(self.line_length)]
 
-    cdef int node(self, int depth, int n, int shuffles, int extra, int budget, bint root) noexcept nogil:
-        """1: a win within ``budget`` rounds; 0: none; -1: stopped. The deck is decks[depth]
-        (its order), the path the one at ``depth``."""
-        cdef int limit = budget if budget < n - 6 else n - 6
-        if limit <= 0:
+    cdef inline int limit_of(self, int n, int budget) noexcept nogil:
+        """The rounds that matter: the budget, or fewer if the deck (n cards) runs out first."""
+        return budget if budget < n - 6 else n - 6
+
+    cdef uint64_t node_key(self, int depth, uint64_t mask, int n, int shuffles, int extra, int budget) noexcept nogil:
+        """The table's key of a node, or 0 when it needs no search (no round left, too deep, or
+        ``hopeless``). The path is the one at ``depth``."""
+        cdef int limit = self.limit_of(n, budget)
+        if limit <= 0 or depth >= MAX_DEPTH - 1 or (self.use_bounds and self.hopeless(depth, limit)):
             return 0
-        if depth >= MAX_DEPTH - 1:
-            return 0
-        if self.use_bounds and self.hopeless(depth, limit):
-            return 0
+        return mix64(mask ^ mix64(self.path_key(depth, limit) + <uint64_t>shuffles * 0x100000001B3ULL
+                                  + <uint64_t>extra * 0xC2B2AE3D27D4EB4FULL
+                                  + <uint64_t>limit * 0x9E3779B97F4A7C15ULL)) | (<uint64_t>1 << 63)
+
+    cdef int node(self, int depth, uint64_t mask, int n, int shuffles, int extra, int budget, uint64_t key,
+                  bint root) noexcept nogil:
+        """1: a win within ``budget`` rounds; 0: none; -1: stopped. ``key``: ``node_key``, nonzero.
+        The deck holds the cards of ``mask``: at the root in the order of decks[depth], elsewhere
+        in their reshuffle with the count ``shuffles``, made here only once the table has not
+        settled the node (the key needs no order, and most nodes end at the table). The path is
+        the one at ``depth``."""
+        cdef int limit = self.limit_of(n, budget)
         cdef int* deck = self.decks[depth]
-        cdef uint64_t mask = 0
         cdef int k
-        for k in range(n):
-            mask |= (<uint64_t>1) << deck[k]
         cdef int L = self.plen[depth]
-        cdef uint64_t key = mix64(mask ^ mix64(self.path_key(depth, limit) + <uint64_t>shuffles * 0x100000001B3ULL
-                                                + <uint64_t>extra * 0xC2B2AE3D27D4EB4FULL
-                                                + <uint64_t>limit * 0x9E3779B97F4A7C15ULL)) | (<uint64_t>1 << 63)
-        if not root and self.lookup(key) >= limit:
-            return 0
+        if not root:
+            if self.lookup(key) >= limit:
+                return 0
+            self.reshuffle_cached(mask, shuffles, deck)
         self.nodes += 1
         if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
             self.stopped = STOP_TIME
@@ -863,6 +921,10 @@ cdef class Search:
         cdef int end_ax = self.pts[depth][L][0], end_bx = self.pts[depth][L][1]
         cdef int end_ay = self.pts[depth][L][2], end_by = self.pts[depth][L][3]
         cdef int skipped
+        if extra > 0:
+            for i in range(offered):
+                prefetch(&self.shuffles_cache[shuffle_key(mask & ~((<uint64_t>1) << deck[i]), shuffles + 1)
+                                              & (SHUFFLE_CAP - 1)])
         for i in range(offered):
             monster = deck[i]
             v = cvalue(monster)
@@ -928,20 +990,26 @@ cdef class Search:
                 children[j + 1] = children[j]
                 j -= 1
             children[j + 1] = t
+        # The children's keys first, and their slots asked of memory at once: the table is far
+        # bigger than the caches, and a child's lookup is otherwise one wait for memory after another.
         cdef int r
-        cdef int made = 0
         for k in range(nc):
             i = children[k].index
-            if children[k].keep < 0:
-                self.copy_path(depth, L)
-                self.push(depth + 1, cvalue(deck[i]))
-            else:
-                self.copy_path(depth, children[k].keep)
-            if not (made >> i & 1):
-                self.reshuffle_cached(mask & ~((<uint64_t>1) << deck[i]), after_shuffles[i], self.cdecks[depth][i])
-                made |= 1 << i
-            memcpy(self.decks[depth + 1], self.cdecks[depth][i], (n - 1) * sizeof(int))
-            r = self.node(depth + 1, n - 1, after_shuffles[i], children[k].extra, budget - 1, False)
+            self.child_path(depth, children[k].keep, cvalue(deck[i]))
+            children[k].key = self.node_key(depth + 1, mask & ~((<uint64_t>1) << deck[i]), n - 1, after_shuffles[i],
+                                            children[k].extra, budget - 1)
+            if children[k].key:
+                prefetch(&self.table[children[k].key & (self.capacity - 1)])
+                prefetch(&self.shuffles_cache[shuffle_key(mask & ~((<uint64_t>1) << deck[i]), after_shuffles[i])
+                                              & (SHUFFLE_CAP - 1)])
+        for k in range(nc):
+            if not children[k].key:
+                continue
+            i = children[k].index
+            if nc > 1:  # else the path at depth + 1 is still the child's
+                self.child_path(depth, children[k].keep, cvalue(deck[i]))
+            r = self.node(depth + 1, mask & ~((<uint64_t>1) << deck[i]), n - 1, after_shuffles[i], children[k].extra,
+                          budget - 1, children[k].key, False)
             if r == 1:
                 self.line_monster[depth] = deck[i]
                 self.line_score[depth] = children[k].score
@@ -951,11 +1019,6 @@ cdef class Search:
         if not root:
             self.store(key, limit)
         return 0
-
-    cdef void child_deck(self, int depth, int i, uint64_t mask, int after_shuffles) noexcept nogil:
-        """The deck at depth + 1 after offered card i: the reshuffle of the rest."""
-        cdef uint64_t rest = mask & ~((<uint64_t>1) << self.decks[depth][i])
-        reshuffle(rest, self.seed, after_shuffles, self.decks[depth + 1])
 
 
 # -- the baseline's rollouts (blind mode) -----------------------------------------------------------
