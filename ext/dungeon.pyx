@@ -37,6 +37,7 @@ cdef enum:
     GAINS = 13              # ... and the count of cards a trajectory can add
     SHUFFLE_CAP = 1 << 16   # the reshuffle cache's slots (direct-mapped)
     GAIN_CAP = 1 << 19      # the gain table's slots (a bigger tree: the bound is given up)
+    TABLE_FLOOR = 8         # nodes with at most this many rounds left skip the table (see ``node``)
 
 cdef uint64_t STREAM_STEP = 0xD1B54A32D192ED03ULL
 cdef double SQRT3 = sqrt(3.0)
@@ -887,7 +888,9 @@ cdef class Search:
         cdef int k
         cdef int L = self.plen[depth]
         if not root:
-            if self.lookup(key) >= limit:
+            # A node this near the end is searched again sooner than looked up: its subtree is
+            # small, and a lookup in a table far bigger than the caches is a wait for memory.
+            if limit > TABLE_FLOOR and self.lookup(key) >= limit:
                 return 0
             self.reshuffle_cached(mask, shuffles, deck)
         self.nodes += 1
@@ -907,7 +910,7 @@ cdef class Search:
                 self.stopped = STOP_TIME
                 return -1
             if far == 1:
-                if not root:
+                if not root and limit > TABLE_FLOOR:
                     self.store(key, limit)
                 return 0
         cdef Child children[MAX_CHILDREN]
@@ -999,7 +1002,8 @@ cdef class Search:
             children[k].key = self.node_key(depth + 1, mask & ~((<uint64_t>1) << deck[i]), n - 1, after_shuffles[i],
                                             children[k].extra, budget - 1)
             if children[k].key:
-                prefetch(&self.table[children[k].key & (self.capacity - 1)])
+                if self.limit_of(n - 1, budget - 1) > TABLE_FLOOR:
+                    prefetch(&self.table[children[k].key & (self.capacity - 1)])
                 prefetch(&self.shuffles_cache[shuffle_key(mask & ~((<uint64_t>1) << deck[i]), after_shuffles[i])
                                               & (SHUFFLE_CAP - 1)])
         for k in range(nc):
@@ -1016,7 +1020,7 @@ cdef class Search:
                 return 1
             if r < 0:
                 return -1
-        if not root:
+        if not root and limit > TABLE_FLOOR:
             self.store(key, limit)
         return 0
 

@@ -66,6 +66,32 @@ cdef inline bint clock_expired(Clock* c, uint64_t nodes, uint64_t every) noexcep
 
 
 # -- hash tables --------------------------------------------------------------------------------
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <string.h>
+    #ifdef __linux__
+    #include <sys/mman.h>
+    #endif
+    /* A zeroed table. A big one is aligned to 2 MB and offered huge pages: a search's table is
+       read at random, and with 4 kB pages nearly every probe also misses the TLB. */
+    static void* solodeck_table_calloc(size_t count, size_t size) {
+        size_t bytes = count * size, huge = (size_t)2 << 20;
+        void* p = NULL;
+        if (bytes < huge)
+            return calloc(count, size);
+        if (posix_memalign(&p, huge, bytes) != 0)
+            return NULL;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        madvise(p, bytes, MADV_HUGEPAGE);
+    #endif
+        memset(p, 0, bytes);
+        return p;
+    }
+    """
+    void* table_calloc "solodeck_table_calloc" (size_t count, size_t size) nogil
+
+
 cdef inline uint64_t capacity_for(double memory_mb, size_t entry_size, uint64_t floor) noexcept nogil:
     """The largest power of two times ``floor`` (itself a power of two) whose entries of
     ``entry_size`` bytes fit in ``memory_mb``; ``floor`` if none does."""
@@ -92,7 +118,7 @@ cdef inline void* grow_or_clear(void** table, uint64_t* capacity, uint64_t max_c
     cdef void* old = table[0]
     cdef void* fresh
     if capacity[0] < max_capacity:
-        fresh = calloc(capacity[0] * 2, entry_size)
+        fresh = table_calloc(capacity[0] * 2, entry_size)
         if fresh != NULL:
             table[0] = fresh
             capacity[0] *= 2
