@@ -35,7 +35,7 @@ cdef enum:
     HALF_WIDTH_2000 = 714   # 2000 x 0.357 (RULINGS: x in [-0.357, 0.357])
     DIRS = 12               # the gain bound's directions: the twelve clock hands
     GAINS = 13              # ... and the count of cards a trajectory can add
-    SHUFFLE_CAP = 1 << 16   # the reshuffle cache's slots (direct-mapped)
+    MAX_STREAMS = 128       # the reshuffle counts whose permutations are kept (more: shuffled each time)
     GAIN_CAP = 1 << 19      # the gain table's slots (a bigger tree: the bound is given up)
     TABLE_FLOOR = 8         # nodes with at most this many rounds left skip the table (see ``node``)
 
@@ -145,26 +145,21 @@ cdef inline int cvalue(int card) noexcept nogil:
 
 cdef int scores_c(int skill, int monster, int* attacks, int* hand, int* out) noexcept nogil:
     """The distinct scores of the six pairings, highest first, into ``out``; how many."""
-    cdef int perm[6][3]
-    perm[0][0], perm[0][1], perm[0][2] = 0, 1, 2
-    perm[1][0], perm[1][1], perm[1][2] = 0, 2, 1
-    perm[2][0], perm[2][1], perm[2][2] = 1, 0, 2
-    perm[3][0], perm[3][1], perm[3][2] = 1, 2, 0
-    perm[4][0], perm[4][1], perm[4][2] = 2, 0, 1
-    perm[5][0], perm[5][1], perm[5][2] = 2, 1, 0
-    cdef int seen[7]
-    cdef int p, k, total, ours, theirs, n = 0, s
-    for k in range(7):
-        seen[k] = 0
-    for p in range(6):
-        total = 0
-        for k in range(3):
-            ours = skill + cvalue(hand[perm[p][k]])
-            theirs = cvalue(monster) + cvalue(attacks[k])
-            total += (ours > theirs) - (ours < theirs)
-        seen[total + 3] = 1
+    cdef int m[3][3]   # m[i][j]: attack i against hand card j, +1 / 0 / -1 for the player
+    cdef int h[3]
+    cdef int i, j, d, n = 0, s
+    cdef int base = cvalue(monster) - skill
+    for j in range(3):
+        h[j] = cvalue(hand[j])
+    for i in range(3):
+        d = cvalue(attacks[i]) + base
+        for j in range(3):
+            m[i][j] = (h[j] > d) - (h[j] < d)
+    cdef unsigned seen = ((1u << (m[0][0] + m[1][1] + m[2][2] + 3)) | (1u << (m[0][0] + m[1][2] + m[2][1] + 3))
+                          | (1u << (m[0][1] + m[1][0] + m[2][2] + 3)) | (1u << (m[0][1] + m[1][2] + m[2][0] + 3))
+                          | (1u << (m[0][2] + m[1][0] + m[2][1] + 3)) | (1u << (m[0][2] + m[1][1] + m[2][0] + 3)))
     for s in range(3, -4, -1):
-        if seen[s + 3]:
+        if seen >> (s + 3) & 1:
             out[n] = s
             n += 1
     return n
@@ -196,71 +191,47 @@ def legal_moves(int step, offer, attacks, hand):
 
 
 cdef extern from *:
-    """
-    /* x mod n for the reshuffles' n <= 52 without a division (Lemire, Kaser and Kurz, "Faster
-       remainder by direct computation", 2019: exact for every 64-bit x and n with M = 2^128 / n
-       rounded up). A reshuffle of fifty cards asks fifty of them, and a division is dear. */
-    #include <stdint.h>
-    #ifdef __SIZEOF_INT128__
-    static unsigned __int128 solodeck_mod_m[53];
-    static void solodeck_mod_init(void) {
-        for (uint64_t n = 1; n <= 52; n++)
-            solodeck_mod_m[n] = ~(unsigned __int128)0 / n + 1;
-    }
-    static inline uint64_t solodeck_mod(uint64_t x, uint64_t n) {
-        unsigned __int128 low = solodeck_mod_m[n] * x;
-        unsigned __int128 bottom = ((low & UINT64_MAX) * (unsigned __int128)n) >> 64;
-        return (uint64_t)((bottom + (low >> 64) * (unsigned __int128)n) >> 64);
-    }
-    #else
-    static void solodeck_mod_init(void) {}
-    static inline uint64_t solodeck_mod(uint64_t x, uint64_t n) { return x % n; }
-    #endif
-    """
-    void mod_init "solodeck_mod_init" () nogil
-    uint64_t mod_small "solodeck_mod" (uint64_t x, uint64_t n) nogil
-    int count_ones "__builtin_popcountll" (unsigned long long x) nogil
     int lowest_one "__builtin_ctzll" (unsigned long long x) nogil
     void prefetch "__builtin_prefetch" (const void* address) nogil
 
 
-mod_init()
-# 2^64 mod n for n = 1..52, once
-cdef uint64_t WRAP[53]
-for _n in range(1, 53):
-    WRAP[_n] = (2**64) % _n
-
-
-cdef inline uint64_t shuffle_key(uint64_t mask, int stream) noexcept nogil:
-    """The reshuffle cache's key of (mask, stream), bit 63 set."""
-    return mix64(mask ^ mix64(<uint64_t>stream + 0x632BE59BD9B4E019ULL)) | (<uint64_t>1 << 63)
-
-
 cdef inline uint64_t below(uint64_t* s, uint64_t n) noexcept nogil:
-    """solodeck.shuffle's ``below``: rejection sampling, no modulo bias (n <= 52)."""
-    cdef uint64_t r = WRAP[n]              # 2^64 mod n
-    cdef uint64_t limit = <uint64_t>0 - r  # 2^64 - r (0 stands for 2^64 when r is 0)
+    """solodeck.shuffle's ``below``: rejection sampling, no modulo bias."""
+    cdef uint64_t r = (<uint64_t>0 - n) % n  # 2^64 mod n
+    cdef uint64_t limit = <uint64_t>0 - r     # 2^64 - r (0 stands for 2^64 when r is 0)
     cdef uint64_t x
     while True:
         x = next_random(s)
         if r == 0 or x < limit:
-            return mod_small(x, n)
+            return x % n
 
 
-cdef int reshuffle(uint64_t mask, uint64_t seed, int stream, int* out) noexcept nogil:
-    """The seeded reshuffle (RULINGS, Common): the cards of ``mask`` in canonical order, then
-    Fisher–Yates driven by SplitMix64(seed + stream · STREAM_STEP). Top card first; the count."""
-    cdef int n = 0, i, j, t
+cdef inline int canonical(uint64_t mask, int* out) noexcept nogil:
+    """The cards of ``mask`` in canonical order; their count."""
+    cdef int n = 0
     while mask:
         out[n] = lowest_one(mask)
         mask &= mask - 1
         n += 1
+    return n
+
+
+cdef void shuffle_in_place(int* out, int n, uint64_t seed, int stream) noexcept nogil:
+    """Fisher–Yates driven by SplitMix64(seed + stream · STREAM_STEP) (RULINGS, Common)."""
     cdef uint64_t s = seed + <uint64_t>stream * STREAM_STEP
+    cdef int i, j, t
     for i in range(n - 1, 0, -1):
         j = <int>below(&s, i + 1)
         t = out[i]
         out[i] = out[j]
         out[j] = t
+
+
+cdef int reshuffle(uint64_t mask, uint64_t seed, int stream, int* out) noexcept nogil:
+    """The seeded reshuffle: the cards of ``mask`` in canonical order, shuffled. Top card first;
+    the count."""
+    cdef int n = canonical(mask, out)
+    shuffle_in_place(out, n, seed, stream)
     return n
 
 
@@ -301,11 +272,6 @@ for _k in range(13):
             DOT[_k][_v] = ((_UNIT[_k][0] + _UNIT[_k][1] * SQRT3) * (_UNIT[_v][0] + _UNIT[_v][1] * SQRT3)
                            + (_UNIT[_k][2] + _UNIT[_k][3] * SQRT3) * (_UNIT[_v][2] + _UNIT[_v][3] * SQRT3)) / 4
             GAIN[_k][_v] = DOT[_k][_v] if DOT[_k][_v] > 1e-12 else 0.0
-
-
-ctypedef struct ShuffleEntry:
-    uint64_t key     # (mask, stream) mixed, bit 63 set (0: empty)
-    int8_t cards[52]
 
 
 ctypedef struct BeamNode:
@@ -376,7 +342,8 @@ cdef class Search:
     cdef public int order_mode           # experiments with the order of the children (0: the documented one)
     cdef public int gain_horizon         # ... at nodes with at most this many rounds left
     cdef GainEntry* gtable
-    cdef ShuffleEntry* shuffles_cache
+    cdef int8_t* perms                   # [stream][count]: where the reshuffle takes each card from
+    cdef int8_t* perm_made
     cdef uint64_t gused
     cdef public uint64_t gain_nodes
     cdef int gdecks[MAX_DEPTH][52]
@@ -400,8 +367,9 @@ cdef class Search:
         self.reduce_keys = True
         self.gain_horizon = 20
         self.gtable = <GainEntry*>calloc(GAIN_CAP, sizeof(GainEntry))
-        self.shuffles_cache = <ShuffleEntry*>calloc(SHUFFLE_CAP, sizeof(ShuffleEntry))
-        if self.gtable == NULL or self.shuffles_cache == NULL:
+        self.perms = <int8_t*>calloc(MAX_STREAMS * 53 * 52, sizeof(int8_t))
+        self.perm_made = <int8_t*>calloc(MAX_STREAMS * 53, sizeof(int8_t))
+        if self.gtable == NULL or self.perms == NULL or self.perm_made == NULL:
             raise MemoryError()
         self.gused = 0
         self.gain_nodes = 0
@@ -421,7 +389,8 @@ cdef class Search:
     def __dealloc__(self):
         free(self.table)
         free(self.gtable)
-        free(self.shuffles_cache)
+        free(self.perms)
+        free(self.perm_made)
 
     def restart_clock(self, double seconds):
         clock_restart(&self.clock, seconds)
@@ -466,20 +435,24 @@ cdef class Search:
         self.table[i].fail = fail
         self.used += 1
 
-    cdef int reshuffle_cached(self, uint64_t mask, int stream, int* out) noexcept nogil:
-        """``reshuffle`` through a direct-mapped cache: the deck at (mask, stream) is the same
-        whatever the path, and many nodes share it."""
-        cdef uint64_t key = shuffle_key(mask, stream)
-        cdef ShuffleEntry* e = &self.shuffles_cache[key & (SHUFFLE_CAP - 1)]
-        cdef int n = count_ones(mask), k
-        if e.key == key:
-            for k in range(n):
-                out[k] = e.cards[k]
-            return n
-        reshuffle(mask, self.seed, stream, out)
-        e.key = key
-        for k in range(n):
-            e.cards[k] = <int8_t>out[k]
+    cdef int deal(self, uint64_t mask, int stream, int* out) noexcept nogil:
+        """``reshuffle`` of the cards of ``mask`` with the count ``stream``. The shuffle's draws
+        depend on the count of cards only, never on which cards: so it is one permutation of the
+        canonical order per (stream, count), made once, then only applied."""
+        cdef int sorted_cards[52]
+        cdef int n = canonical(mask, sorted_cards), p
+        if stream >= MAX_STREAMS:
+            return reshuffle(mask, self.seed, stream, out)
+        cdef int8_t* perm = self.perms + (stream * 53 + n) * 52
+        if not self.perm_made[stream * 53 + n]:
+            for p in range(n):
+                out[p] = p
+            shuffle_in_place(out, n, self.seed, stream)
+            for p in range(n):
+                perm[p] = <int8_t>out[p]
+            self.perm_made[stream * 53 + n] = 1
+        for p in range(n):
+            out[p] = sorted_cards[perm[p]]
         return n
 
     # -- the path ----------------------------------------------------------------------------
@@ -604,7 +577,7 @@ cdef class Search:
             v = cvalue(deck[i])
             rest = mask & ~((<uint64_t>1) << deck[i])
             if extra > 0:
-                reshuffle(rest, self.seed, shuffles + 1, fight)
+                self.deal(rest, shuffles + 1, fight)
                 ns = scores_c(self.skill, deck[i], fight, fight + 3, scores)
                 after = shuffles + 2
             else:
@@ -612,7 +585,7 @@ cdef class Search:
                 after = shuffles + 1
             smax = scores[0]
             has_low = scores[ns - 1] <= 0
-            reshuffle(rest, self.seed, after, self.gdecks[gd + 1])
+            self.deal(rest, after, self.gdecks[gd + 1])
             if smax > 0:
                 r = self.gains(gd + 1, n - 1, after, smax, False, sub)
                 if r < 0:
@@ -767,7 +740,7 @@ cdef class Search:
                     v = cvalue(node.deck[i])
                     rest = mask & ~((<uint64_t>1) << node.deck[i])
                     if node.extra > 0:
-                        reshuffle(rest, self.seed, node.shuffles + 1, fight)
+                        self.deal(rest, node.shuffles + 1, fight)
                     else:
                         for k in range(6):
                             fight[k] = node.deck[1 + k]
@@ -837,7 +810,7 @@ cdef class Search:
                 for k in range(node.n):
                     mask |= (<uint64_t>1) << node.deck[k]
                 after = node.shuffles + (2 if node.extra > 0 else 1)
-                reshuffle(mask & ~((<uint64_t>1) << node.deck[cands[a].i]), self.seed, after, tmp)
+                self.deal(mask & ~((<uint64_t>1) << node.deck[cands[a].i]), after, tmp)
                 for k in range(node.n - 1):
                     child.deck[k] = tmp[k]
                 child.n = node.n - 1
@@ -892,7 +865,7 @@ cdef class Search:
             # small, and a lookup in a table far bigger than the caches is a wait for memory.
             if limit > TABLE_FLOOR and self.lookup(key) >= limit:
                 return 0
-            self.reshuffle_cached(mask, shuffles, deck)
+            self.deal(mask, shuffles, deck)
         self.nodes += 1
         if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
             self.stopped = STOP_TIME
@@ -924,16 +897,12 @@ cdef class Search:
         cdef int end_ax = self.pts[depth][L][0], end_bx = self.pts[depth][L][1]
         cdef int end_ay = self.pts[depth][L][2], end_by = self.pts[depth][L][3]
         cdef int skipped
-        if extra > 0:
-            for i in range(offered):
-                prefetch(&self.shuffles_cache[shuffle_key(mask & ~((<uint64_t>1) << deck[i]), shuffles + 1)
-                                              & (SHUFFLE_CAP - 1)])
         for i in range(offered):
             monster = deck[i]
             v = cvalue(monster)
             rest = mask & ~((<uint64_t>1) << monster)
             if extra > 0:  # the other offered cards went back and the deck was shuffled
-                self.reshuffle_cached(rest, shuffles + 1, fight)
+                self.deal(rest, shuffles + 1, fight)
                 ns = scores_c(self.skill, monster, fight, fight + 3, scores)
                 after_shuffles[i] = shuffles + 2
             else:
@@ -1004,8 +973,6 @@ cdef class Search:
             if children[k].key:
                 if self.limit_of(n - 1, budget - 1) > TABLE_FLOOR:
                     prefetch(&self.table[children[k].key & (self.capacity - 1)])
-                prefetch(&self.shuffles_cache[shuffle_key(mask & ~((<uint64_t>1) << deck[i]), after_shuffles[i])
-                                              & (SHUFFLE_CAP - 1)])
         for k in range(nc):
             if not children[k].key:
                 continue
