@@ -455,6 +455,15 @@ cdef class Search:
             out[p] = sorted_cards[perm[p]]
         return n
 
+    def dealt(self, cards, int stream):
+        """For the tests: ``deal`` of a pile (its permutations made once and kept)."""
+        cdef uint64_t mask = 0
+        cdef int out[52]
+        for c in cards:
+            mask |= (<uint64_t>1) << <int>c
+        n = self.deal(mask, stream, out)
+        return [out[k] for k in range(n)]
+
     # -- the path ----------------------------------------------------------------------------
     cdef void push(self, int depth, int v) noexcept nogil:
         """Append the value v to the path at ``depth``."""

@@ -587,6 +587,19 @@ def test_the_kernel_reshuffles_and_scores_are_the_references():
             reverse=True)
 
 
+def test_the_kernels_kept_permutations_deal_every_pile_of_a_count_as_the_reshuffle():
+    # the search deals decks from one permutation per (reshuffle count, card count): right only if
+    # the shuffle's draws never depend on which cards are shuffled
+    kernel = kernel_or_skip()
+    rnd = random.Random(7)
+    seed = rnd.randrange(1 << 64)
+    search = kernel.Search(seed, 5, 4)
+    for _ in range(400):
+        count, stream = rnd.randint(1, 12), rnd.choice((1, 2, 3, 130))  # 130: beyond the kept streams
+        pile = tuple(sorted(rnd.sample(DECK_CARDS, 38 + count)))
+        assert search.dealt(list(pile), stream) == list(reshuffled(pile, seed, stream))
+
+
 def test_the_kernel_legal_moves_are_the_references_along_random_games():
     kernel_or_skip()
     rnd = random.Random(6)
