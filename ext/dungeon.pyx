@@ -20,7 +20,7 @@ solvers/sampling.py's SplitMix64 exactly as the reference's sample_chance does.
 from libc.math cimport sqrt, ceil
 from libc.stdint cimport int8_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free, qsort
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 
 from shared cimport (STOP_NONE, STOP_STATES, STOP_TIME, Clock, capacity_for, clock_expired,
                      clock_restart, clock_start, grow_or_clear, mix64, next_random, table_full)
