@@ -309,8 +309,9 @@ def last_visit_positions(seeds=range(3), per_line=6):
 
 def generic(position):
     """The generic depth-first search (bounds and a table, nothing of the kernel's): the reference.
-    The unpruned one takes minutes here (jacks draw from a deck of 20 cards)."""
-    return DepthFirstSolver(GAME, Limits(time_limit=60)).solve(position)
+    The unpruned one takes minutes here (jacks draw from a deck of 20 cards); this one about 25 s
+    alone on a core, so its limit is only a guard against a hang, far above that."""
+    return DepthFirstSolver(GAME, Limits(time_limit=600)).solve(position)
 
 
 @needs_kernel
