@@ -24,6 +24,13 @@ DEF JOKER = 52
 DEF MAXSEATS = 6
 DEF INF = 10000
 
+# The cuts a Search may use (``Search.features``, all by default; the tests compare a search with
+# each of them against one without, and with the reference)
+DEF F_TRUMP_MATCH = 1      # trump_bounds: the target's trumps no other trump can be matched against
+DEF F_THEIR_CASH = 2       # cashing_bounds: the quick tricks of another player on lead
+DEF F_DESCEND = 4          # value(): Foresight's null-window tests from the top down
+FEATURES_ALL = F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND
+
 cdef int POWER[53]
 cdef int QS = 11          # Q of spades: suit 0, rank 12
 cdef int TD = 2 * 13 + 9  # T of diamonds
@@ -77,6 +84,7 @@ cdef class Search:
     cdef Clock clock
     cdef public uint64_t nodes
     cdef public int stopped
+    cdef public int features
 
     def __cinit__(self, double memory_mb=1024.0, double time_limit=0.0, long long max_states=0):
         cdef uint64_t rng = 0x5EED7A1C
@@ -95,6 +103,7 @@ cdef class Search:
         self.max_states = max_states
         self.nodes = 0
         self.stopped = STOP_NONE
+        self.features = FEATURES_ALL
         clock_restart(&self.clock, time_limit)
 
     def __dealloc__(self):
@@ -154,7 +163,10 @@ cdef class Search:
         clock_start(&self.clock)
         cdef int t, v
         while low < high:
-            t = (low + high + 1) // 2
+            # Foresight from the top down: a test that fails ("not t") needs only the target's moves
+            # refuted, one answer of the others each, and is cheap; one that succeeds must answer
+            # every play of the three others. Descending, only the last test (t = the value) succeeds.
+            t = high if (not hearts and self.features & F_DESCEND) else (low + high + 1) // 2
             v = self.search(t - 1, t)
             if self.stopped != STOP_NONE:
                 return None
@@ -407,9 +419,17 @@ cdef class Search:
         every trump of the other side wins the trick it falls in, whenever that is. So each of the
         target's trumps above all the others' is a trick of its own (it plays one card a trick),
         and the others' trumps above all the target's give them at least one trick for every
-        (seats - 1) of them (they may have to drop several on one trick)."""
+        (seats - 1) of them (they may have to drop several on one trick).
+
+        Better for the target (F_TRUMP_MATCH): each of its trumps wins the trick it falls in unless
+        a higher trump falls in the same trick, and each of the others' trumps falls in one trick
+        only, so it beats at most one of the target's. The target's trumps that lose are matched,
+        one to one, to higher trumps of the others: at most a largest such matching of them (taken
+        greedily from the top: every trump of theirs seen so far is higher than the target's trump
+        at hand). All its trumps are played by the end, so the rest win a trick each."""
         cdef uint64_t mine, theirs
         cdef int s, c, p, best_mine = 0, best_theirs = 0, above_mine = 0, above_theirs = 0
+        cdef int free_theirs = 0, unmatched = 0
         if self.trump < 0:
             return base, base + left
         mine = (self.hand[self.target] | self.hole[self.target]) & self.suit_mask[self.trump]
@@ -429,6 +449,18 @@ cdef class Search:
                 above_theirs += 1
             if theirs >> c & 1 and p > best_mine:
                 above_mine += 1
+        if self.features & F_TRUMP_MATCH:
+            for p in range(14, 0, -1):
+                c = JOKER if p == 1 else self.trump * 13 + (0 if p == 14 else p - 1)
+                if theirs >> c & 1:
+                    free_theirs += 1
+                elif mine >> c & 1:
+                    if free_theirs:
+                        free_theirs -= 1
+                    else:
+                        unmatched += 1
+            if unmatched > above_theirs:
+                above_theirs = unmatched
         return base + above_theirs, base + left - (above_mine + self.seats - 2) // (self.seats - 1)
 
     cdef int top_run(self, uint64_t own, uint64_t other, int suit) noexcept nogil:
@@ -470,7 +502,7 @@ cdef class Search:
         others the cards of another, so the suits add up (a lower bound). One of the others on
         lead is sure of one such trick only: a partner may have to overtake it and take the lead
         away (an upper bound one below the tricks left)."""
-        cdef uint64_t target = self.hand[self.target] | self.hole[self.target], others = 0, own
+        cdef uint64_t target = self.hand[self.target] | self.hole[self.target], others = 0, own, rest
         cdef int s, suit, k, safe, quick = 0, left = 0
         for s in range(self.seats):
             if s != self.target:
@@ -489,6 +521,27 @@ cdef class Search:
                 quick = left
             return max(low, self.tricks[self.target] + quick), high
         own = self.hand[self.leader] | self.hole[self.leader]
+        if self.features & F_THEIR_CASH:
+            # Another player on lead, with cards above those of everyone else (partners too) in a
+            # suit: led one after another they win, and the lead stays, as long as no one can
+            # trump them. A partner is never made to win a trick it need not win, and the target
+            # and the partners follow at least safe_leads of them, so the others together take
+            # that many tricks (suits add up as for the target): an upper bound on the target's.
+            rest = 0
+            for s in range(self.seats):
+                if s != self.leader:
+                    rest |= self.hand[s] | self.hole[s]
+            for suit in range(4):
+                k = self.top_run(own & self.suit_mask[suit], rest & self.suit_mask[suit], suit)
+                for s in range(self.seats):
+                    if k and s != self.leader:
+                        safe = self.safe_leads(s, suit, k)
+                        k = safe if safe < k else k
+                quick += k
+            if quick > 1:
+                if quick > left:
+                    quick = left
+                high = min(high, self.tricks[self.target] + left - quick)
         for suit in range(4):
             if self.top_run(own & self.suit_mask[suit], target & self.suit_mask[suit], suit) \
                     and self.safe_leads(self.target, suit, 1):
