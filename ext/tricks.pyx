@@ -11,7 +11,7 @@
 # relative to the tricks the seat already has, so positions reached by different histories share
 # it. The key is the 64-bit hash itself: two positions are taken as one only if all 64 bits agree.
 
-from libc.stdint cimport uint64_t, int16_t
+from libc.stdint cimport uint64_t, int16_t, uint8_t, uint16_t
 from libc.stdlib cimport calloc, free
 from shared cimport (STOP_NONE, STOP_TIME, STOP_STATES, Clock, clock_restart, clock_start, clock_expired,
                      capacity_for, mix64, next_random)
@@ -19,6 +19,7 @@ from shared cimport (STOP_NONE, STOP_TIME, STOP_STATES, Clock, clock_restart, cl
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_clzll(unsigned long long) nogil
 
 DEF JOKER = 52
 DEF MAXSEATS = 6
@@ -29,7 +30,11 @@ DEF INF = 10000
 DEF F_TRUMP_MATCH = 1      # trump_bounds: the target's trumps no other trump can be matched against
 DEF F_THEIR_CASH = 2       # cashing_bounds: the quick tricks of another player on lead
 DEF F_DESCEND = 4          # value(): Foresight's null-window tests from the top down
-FEATURES_ALL = F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND
+DEF F_PARTITION = 8        # table entries for every position alike in the cards that mattered
+FEATURES_ALL = F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION
+DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
+DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
+DEF SHAPE_RS = 14          # the relevance vectors a shape's directory remembers
 
 cdef int POWER[53]
 cdef int QS = 11          # Q of spades: suit 0, rank 12
@@ -45,10 +50,20 @@ POWER[JOKER] = 1
 
 
 ctypedef struct Entry:
-    uint64_t key
+    uint64_t key      # the shape (Search.search): which positions may share the entry; 0 empty
+    uint64_t pattern  # who holds each of the top r[suit] cards still out of each suit
     int16_t low
     int16_t high
     int16_t best      # the card that decided the last search here (tried first next time), or -1
+    uint8_t r[4]
+    uint16_t work     # log2 of the nodes searched for it: the entry of least work is replaced
+
+
+ctypedef struct Directory:
+    uint64_t key      # a shape, or 0
+    uint16_t r[SHAPE_RS]  # the relevance vectors (4 bits a suit) of its entries (a table entry
+    uint16_t n        # of a shape is found by trying each: its slot hashes the shape and pattern)
+    uint16_t next     # the one to replace when full
 
 
 cdef inline int popcount(uint64_t x) noexcept nogil:
@@ -80,11 +95,16 @@ cdef class Search:
     cdef uint64_t rules_hash
     cdef int owner[53]             # where each card lies: 1 + 2 * seat + (1 in the Hole), 0 once played
     cdef Entry* table
+    cdef Directory* directory
+    cdef uint64_t dir_capacity
     cdef uint64_t capacity, used, max_states
     cdef Clock clock
     cdef public uint64_t nodes
     cdef public int stopped
     cdef public int features
+    cdef int rel[4]                # the relevance of the last search (Search.search)
+    cdef int bound_suits           # the suits the last static bounds looked at the ranks of
+    cdef uint64_t merged           # reduced(): the moves kept for a set of more than one card
 
     def __cinit__(self, double memory_mb=1024.0, double time_limit=0.0, long long max_states=0):
         cdef uint64_t rng = 0x5EED7A1C
@@ -95,9 +115,11 @@ cdef class Search:
         from solodeck.games.foresight import BACKS
         for c in range(53):
             self.back[c] = BACKS[c]
-        self.capacity = capacity_for(memory_mb, sizeof(Entry), 1 << 12)
+        self.capacity = capacity_for(memory_mb * 0.75, sizeof(Entry), 1 << 12)
         self.table = <Entry*> calloc(self.capacity, sizeof(Entry))
-        if self.table == NULL:
+        self.dir_capacity = capacity_for(memory_mb * 0.25, sizeof(Directory), 1 << 10)
+        self.directory = <Directory*> calloc(self.dir_capacity, sizeof(Directory))
+        if self.table == NULL or self.directory == NULL:
             raise MemoryError()
         self.used = 0
         self.max_states = max_states
@@ -108,6 +130,7 @@ cdef class Search:
 
     def __dealloc__(self):
         free(self.table)
+        free(self.directory)
 
     @property
     def stored(self):
@@ -254,7 +277,8 @@ cdef class Search:
     # -- moves: one card of each set of equivalent cards, as TrickState.search_moves ------------
     cdef uint64_t reduced(self, int seat, uint64_t allowed) noexcept nogil:
         cdef uint64_t in_play = 0, out, keep = 0, group, rest
-        cdef int s, suit, c, prev, p, between_ok, q
+        cdef int s, suit, c, prev, p, between_ok, q, kept = -1
+        self.merged = 0
         for s in range(self.seats):
             in_play |= self.hand[s] | self.hole[s]
         for s in range(self.ntrick):
@@ -287,8 +311,10 @@ cdef class Search:
                                 break
                         if between_ok:
                             prev = c
+                            self.merged |= <uint64_t>1 << kept
                             continue
                     keep |= <uint64_t>1 << c
+                    kept = c
                     prev = c
         return keep
 
@@ -302,27 +328,43 @@ cdef class Search:
         return 1 if c // 13 == 1 else 0
 
     # -- the search ----------------------------------------------------------------------------
-    cdef uint64_t relative_key(self) noexcept nogil:
-        """The position up to the ranks of the cards played: suit by suit, the cards still out in
-        rank order, each by who holds it (a Hole card with its back; in Heartburn with its points).
-        Two positions with the same key play alike card for card (the order of the cards still out
-        is all that decides a trick), so their values are equal: far more positions share an
-        entry than under exact cards (bridge solvers key their tables the same way)."""
-        cdef uint64_t h = 0xCBF29CE484222325ULL, code
-        cdef int suit, p, c
+    cdef inline uint64_t holder_code(self, int c) noexcept nogil:
+        """Who holds card ``c`` as far as play can tell: the seat, hand or Hole (a Hole card with
+        its back, which says which leads it may follow), and in Heartburn its points."""
+        cdef uint64_t code = <uint64_t>self.owner[c]
+        if not self.owner[c] & 1:
+            code |= <uint64_t>self.back[c] << 4
+        if self.hearts:
+            code |= <uint64_t>(self.card_points(c) & 0xFF) << 8
+        return code
+
+    cdef uint64_t shape(self, uint64_t* ph, int* pw, int* count) noexcept nogil:
+        """The position's shape: how many cards of each suit each holder (holder_code) has, where
+        the Joker lies; and, suit by suit, the cards still out from the top: ``pw[13 * suit + i]``
+        the power of the i-th highest, ``ph[14 * suit + i]`` a hash of the holders of the i
+        highest (the pattern of a table entry, Search.pattern), ``count[suit]`` how many."""
+        cdef uint64_t shape = 0x9E3779B97F4A7C15ULL, h, code
+        cdef int suit, p, c, n
         for suit in range(4):
-            for p in range(2, 15):
+            h = 0xCBF29CE484222325ULL + <uint64_t>suit
+            n = 0
+            ph[14 * suit] = h
+            for p in range(14, 1, -1):
                 c = suit * 13 + (0 if p == 14 else p - 1)
                 if self.owner[c]:
-                    code = <uint64_t>self.owner[c]
-                    if not self.owner[c] & 1:  # in a Hole: its back tells which leads it may follow
-                        code |= <uint64_t>self.back[c] << 4
-                    if self.hearts:
-                        code |= <uint64_t>(self.card_points(c) & 0xFF) << 8
+                    code = self.holder_code(c)
+                    shape += mix64(code << 2 | <uint64_t>suit)  # a sum: a multiset of (suit, holder)
                     h = (h ^ code) * 0x100000001B3ULL
-            h = (h ^ 0xFF) * 0x100000001B3ULL
-        h = (h ^ <uint64_t>self.owner[JOKER]) * 0x100000001B3ULL
-        return mix64(h)
+                    pw[13 * suit + n] = p
+                    n += 1
+                    ph[14 * suit + n] = h
+            count[suit] = n
+        return mix64(shape ^ (<uint64_t>self.owner[JOKER] << 56))
+
+    cdef inline uint64_t pattern(self, uint64_t* ph, uint8_t* r) noexcept nogil:
+        return mix64(ph[r[0]] ^ (ph[14 + r[1]] << 13 | ph[14 + r[1]] >> 51)
+                     ^ (ph[28 + r[2]] << 29 | ph[28 + r[2]] >> 35) ^ (ph[42 + r[3]] << 43 | ph[42 + r[3]] >> 21)
+                     ^ (<uint64_t>(r[0] | r[1] << 4 | r[2] << 8 | r[3] << 12) * 0xD6E8FEB86659FD93ULL))
 
     cdef uint64_t summary(self) noexcept nogil:
         """What the value depends on beside the cards and the leader: Heartburn's takes."""
@@ -336,11 +378,45 @@ cdef class Search:
         return mix64(packed + 0x9E3779B97F4A7C15ULL)
 
     cdef int search(self, int alpha, int beta):
-        cdef int seat, i, v, best, a, b, low, high, base, left, c, maximising, n, p, suit, decided = -1
+        """Fail-soft alpha-beta; besides the value it leaves in ``self.rel`` its *relevance*: per
+        suit a power such that the result holds for every position that differs from this one
+        only below it (partition search, Ginsberg; bridge solvers' "winning ranks").
+
+        Why that is sound. Take two positions A and B at a trick boundary with the same shape
+        (Search.shape: per suit, the same number of cards with each holder, the Joker with the
+        same holder; the same leader, target and takes) and the same holders of the top r cards
+        of each suit still out. Pair each card of A with one of B: the top r by place, the others
+        (the "small" ones) of each holder and suit in rank order. Paired cards have the same
+        suit, holder, back and points, so the same cards are legal, and a line of play in A is a
+        line in B. A trick ends alike in both unless it was won by rank against a card of the
+        same suit with a small card; so the winner of such a trick is made relevant (with every
+        card above it: relevance is a top segment of a suit, which the pairing keeps in order).
+        Cards that only decided by rank in a bound are made relevant with it: the static bounds
+        (their suits whole), a table entry (its r), Heartburn's first trick (everything: its lead
+        is the lowest club). A node's result rests on all its moves unless one cut off (then on
+        that one only); a move that stood for a set of equivalent cards stood for cards that are
+        alike in A only, so its own rank is made relevant (and every card of the set with it).
+        The entry is stored for the shape, r and the holders of those r cards: it holds for every
+        B so paired with A."""
+        cdef int seat, i, v, best, a, b, low, high, base, left, c, maximising, n, s, decided = -1, j
+        cdef int bl, bh, cut = 0, hint = -1, victim
         cdef int order[53]
-        cdef uint64_t moves, key = 0
-        cdef Entry* e = NULL
+        cdef int rel[4]
+        cdef int all_rel[4]
+        cdef int pw[52]
+        cdef int count[4]
+        cdef uint64_t ph[56]
+        cdef uint8_t r[4]
+        cdef uint64_t moves, merged, key = 0, pat, nodes_before = self.nodes
+        cdef Entry* e
+        cdef Entry* bucket
+        cdef Directory* d = NULL
+        cdef int k, stored = 0
+        cdef uint16_t packed
         self.nodes += 1
+        for s in range(4):
+            rel[s] = NONE_RELEVANT
+            all_rel[s] = NONE_RELEVANT
         if clock_expired(&self.clock, self.nodes, 1023):
             self.stopped = STOP_TIME
         if self.stopped != STOP_NONE:
@@ -353,30 +429,58 @@ cdef class Search:
             for i in range(self.seats):
                 left += popcount(self.hand[i] | self.hole[i])
             if left == 0:
+                self.set_rel(rel)
                 return self.final_score()
+            if self.hearts and self.first:
+                for s in range(4):
+                    rel[s] = 2
             if not self.hearts:  # Foresight: the seat ends with between its tricks and all the rest
                 base = self.tricks[self.target]
-                low, high = self.trump_bounds(base, left // self.seats)
-                low, high = self.cashing_bounds(low, high)
-            key = (self.relative_key() ^ self.rules_hash ^ self.zlead[self.leader] ^ self.ztarget[self.target]
-                   ^ self.summary()) | 1
-            e = &self.table[key & (self.capacity - 1)]
-            if e.key == key:
-                low = max(low, e.low + base)
-                high = min(high, e.high + base)
+                self.bound_suits = 0
+                bl, bh = self.trump_bounds(base, left // self.seats)
+                if (bl > base or bh < base + left // self.seats) and self.trump >= 0:
+                    self.bound_suits |= 1 << self.trump
+                low, high = self.cashing_bounds(bl, bh)
+                for s in range(4):
+                    if self.bound_suits >> s & 1:
+                        rel[s] = 2
+            key = (mix64(self.shape(ph, pw, count) ^ self.rules_hash) ^ self.zlead[self.leader]
+                   ^ self.ztarget[self.target] ^ self.summary()) | 1
+            d = &self.directory[(key >> 20) & (self.dir_capacity - 1)]
+            for k in range(d.n if d.key == key else 0):
+                for s in range(4):
+                    r[s] = d.r[k] >> (4 * s) & 15
+                pat = self.pattern(ph, r)
+                e = self.find(key, pat)
+                if e == NULL:
+                    continue
+                bl = e.low + base if e.low > -INF else -INF
+                bh = e.high + base if e.high < INF else INF
+                if bl > low or bh < high:
+                    low = max(low, bl)
+                    high = min(high, bh)
+                    for s in range(4):
+                        if e.r[s] and pw[13 * s + e.r[s] - 1] < rel[s]:
+                            rel[s] = pw[13 * s + e.r[s] - 1]
+                if e.best >= 0:
+                    hint = e.best
             if low >= beta or low == high:
+                self.set_rel(rel)
                 return low
             if high <= alpha:
+                self.set_rel(rel)
                 return high
             alpha, beta = max(alpha, low), min(beta, high)
+            stored = 1
         a, b = alpha, beta
         maximising = seat == self.target
         best = -INF if maximising else INF
         moves = self.reduced(seat, self.playable(seat))
+        merged = self.merged
         n = self.ordered(seat, moves, order)
-        if e != NULL and e.key == key and e.best >= 0:  # the card that decided here last time first
+        if hint >= 0:  # the card that decided here last time first
             for i in range(1, n):
-                if order[i] == e.best:
+                if order[i] == hint:
                     order[0], order[i] = order[i], order[0]
                     break
         decided = order[0] if n else -1
@@ -384,35 +488,100 @@ cdef class Search:
             v = self.play_and_search(seat, order[i], a, b)
             if self.stopped != STOP_NONE:
                 return 0
+            c = order[i]
+            if merged >> c & 1 and c != JOKER and POWER[c] < self.rel[c // 13]:
+                self.rel[c // 13] = POWER[c]
+            for s in range(4):
+                if self.rel[s] < all_rel[s]:
+                    all_rel[s] = self.rel[s]
             if maximising:
                 if v > best:
-                    best, decided = v, order[i]
+                    best, decided = v, c
                 if v > a:
                     a = v
             else:
                 if v < best:
-                    best, decided = v, order[i]
+                    best, decided = v, c
                 if v < b:
                     b = v
             if a >= b:
+                cut = 1
                 break
-        if e != NULL:
+        # cut off: the result rests on the last move (its relevance is in self.rel); else on all
+        for s in range(4):
+            if not cut and all_rel[s] < rel[s]:
+                rel[s] = all_rel[s]
+            elif cut and self.rel[s] < rel[s]:
+                rel[s] = self.rel[s]
+        if stored:
             if best >= beta:
                 low = max(low, best)
             elif best <= alpha:
                 high = min(high, best)
             else:
                 low = high = best
-            if e.key != key:
+            for s in range(4):
+                if not self.features & F_PARTITION:
+                    rel[s] = 2
+                r[s] = 0
+                while r[s] < count[s] and pw[13 * s + r[s]] >= rel[s]:
+                    r[s] += 1
+            pat = self.pattern(ph, r)
+            e = self.find(key, pat)  # the same class again: both bounds hold for all of it
+            if e != NULL:
+                bl = e.low + base if e.low > -INF else -INF
+                bh = e.high + base if e.high < INF else INF
+                low, high = max(low, bl), min(high, bh)
+            else:  # else an empty entry, else the one of least work
+                bucket = &self.table[mix64(key ^ pat) & (self.capacity - BUCKET)]
+                victim = 0
+                for j in range(BUCKET):
+                    if bucket[j].key == 0:
+                        victim = j
+                        break
+                    if bucket[j].work < bucket[victim].work:
+                        victim = j
+                e = &bucket[victim]
+                packed = <uint16_t>(r[0] | r[1] << 4 | r[2] << 8 | r[3] << 12)
+                if d.key != key:  # the shape's directory (one shape a slot: the last one stored)
+                    d.key, d.n, d.next = key, 0, 0
+                for k in range(d.n):
+                    if d.r[k] == packed:
+                        break
+                else:
+                    if d.n < SHAPE_RS:
+                        d.r[d.n] = packed
+                        d.n += 1
+                    else:
+                        d.r[d.next] = packed
+                        d.next = (d.next + 1) % SHAPE_RS
                 if e.key == 0:
                     self.used += 1
                     if self.max_states and self.used >= self.max_states:
                         self.stopped = STOP_STATES
                 e.key = key
+                e.pattern = pat
+                for s in range(4):
+                    e.r[s] = r[s]
             e.best = <int16_t>decided
+            e.work = <uint16_t>(64 - __builtin_clzll(self.nodes - nodes_before))
             e.low = <int16_t>max(-INF, low - base) if low > -INF else -INF
             e.high = <int16_t>min(INF, high - base) if high < INF else INF
+        self.set_rel(rel)
         return best
+
+    cdef inline Entry* find(self, uint64_t key, uint64_t pat) noexcept nogil:
+        cdef Entry* bucket = &self.table[mix64(key ^ pat) & (self.capacity - BUCKET)]
+        cdef int j
+        for j in range(BUCKET):
+            if bucket[j].key == key and bucket[j].pattern == pat:
+                return &bucket[j]
+        return NULL
+
+    cdef inline void set_rel(self, int* rel) noexcept nogil:
+        cdef int s
+        for s in range(4):
+            self.rel[s] = rel[s]
 
     cdef (int, int) trump_bounds(self, int base, int left) noexcept nogil:
         """Bounds on the target's final tricks from the trumps still out. A trump higher than
@@ -503,7 +672,8 @@ cdef class Search:
         lead is sure of one such trick only: a partner may have to overtake it and take the lead
         away (an upper bound one below the tricks left)."""
         cdef uint64_t target = self.hand[self.target] | self.hole[self.target], others = 0, own, rest
-        cdef int s, suit, k, safe, quick = 0, left = 0
+        cdef int s, suit, k, safe, quick = 0, left = 0, used = 0
+        # (the suits whose ranks a bound rests on go to self.bound_suits, when it is a cut)
         for s in range(self.seats):
             if s != self.target:
                 others |= self.hand[s] | self.hole[s]
@@ -517,9 +687,14 @@ cdef class Search:
                         safe = self.safe_leads(s, suit, k)
                         k = safe if safe < k else k
                 quick += k
+                if k:
+                    used |= 1 << suit
             if quick > left:
                 quick = left
-            return max(low, self.tricks[self.target] + quick), high
+            if self.tricks[self.target] + quick > low:
+                self.bound_suits |= used
+                low = self.tricks[self.target] + quick
+            return low, high
         own = self.hand[self.leader] | self.hole[self.leader]
         if self.features & F_THEIR_CASH:
             # Another player on lead, with cards above those of everyone else (partners too) in a
@@ -538,14 +713,21 @@ cdef class Search:
                         safe = self.safe_leads(s, suit, k)
                         k = safe if safe < k else k
                 quick += k
+                if k:
+                    used |= 1 << suit
             if quick > 1:
                 if quick > left:
                     quick = left
-                high = min(high, self.tricks[self.target] + left - quick)
+                if self.tricks[self.target] + left - quick < high:
+                    self.bound_suits |= used
+                    high = self.tricks[self.target] + left - quick
         for suit in range(4):
             if self.top_run(own & self.suit_mask[suit], target & self.suit_mask[suit], suit) \
                     and self.safe_leads(self.target, suit, 1):
-                return low, min(high, self.tricks[self.target] + left - 1)
+                if self.tricks[self.target] + left - 1 < high:
+                    self.bound_suits |= 1 << suit
+                    high = self.tricks[self.target] + left - 1
+                return low, high
         return low, high
 
     cdef int strength(self, int card, int led) noexcept nogil:
@@ -633,6 +815,12 @@ cdef class Search:
             self.leader = winner
             self.first = 0
             v = self.search(alpha, beta)
+            t = saved_trick[w]  # won by rank against a card of its own suit: its rank mattered
+            if t != JOKER and POWER[t] < self.rel[t // 13]:
+                for i in range(self.seats):
+                    if i != w and self.effective_suit(saved_trick[i]) == self.effective_suit(t):
+                        self.rel[t // 13] = POWER[t]
+                        break
             self.leader = saved_leader
             self.first = saved_first
             for i in range(self.seats):
