@@ -31,7 +31,8 @@ DEF F_TRUMP_MATCH = 1      # trump_bounds: the target's trumps no other trump ca
 DEF F_THEIR_CASH = 2       # cashing_bounds: the quick tricks of another player on lead
 DEF F_DESCEND = 4          # value(): Foresight's null-window tests from the top down
 DEF F_PARTITION = 8        # table entries for every position alike in the cards that mattered
-FEATURES_ALL = F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION
+DEF F_POINT_BOUNDS = 16    # heartburn_bounds: the score from the points still out
+FEATURES_ALL = F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_BOUNDS
 DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
 DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
 DEF SHAPE_RS = 14          # the relevance vectors a shape's directory remembers
@@ -105,6 +106,7 @@ cdef class Search:
     cdef int rel[4]                # the relevance of the last search (Search.search)
     cdef int bound_suits           # the suits the last static bounds looked at the ranks of
     cdef uint64_t merged           # reduced(): the moves kept for a set of more than one card
+    cdef int group_top[53]         # reduced(): for each of those, the set's highest card
 
     def __cinit__(self, double memory_mb=1024.0, double time_limit=0.0, long long max_states=0):
         cdef uint64_t rng = 0x5EED7A1C
@@ -312,6 +314,7 @@ cdef class Search:
                         if between_ok:
                             prev = c
                             self.merged |= <uint64_t>1 << kept
+                            self.group_top[kept] = c
                             continue
                     keep |= <uint64_t>1 << c
                     kept = c
@@ -401,6 +404,7 @@ cdef class Search:
         cdef int seat, i, v, best, a, b, low, high, base, left, c, maximising, n, s, decided = -1, j
         cdef int bl, bh, cut = 0, hint = -1, victim
         cdef int order[53]
+        cdef int gtop[53]
         cdef int rel[4]
         cdef int all_rel[4]
         cdef int pw[52]
@@ -434,6 +438,8 @@ cdef class Search:
             if self.hearts and self.first:
                 for s in range(4):
                     rel[s] = 2
+            if self.hearts and self.features & F_POINT_BOUNDS:
+                low, high = self.heartburn_bounds()
             if not self.hearts:  # Foresight: the seat ends with between its tricks and all the rest
                 base = self.tricks[self.target]
                 self.bound_suits = 0
@@ -477,6 +483,9 @@ cdef class Search:
         best = -INF if maximising else INF
         moves = self.reduced(seat, self.playable(seat))
         merged = self.merged
+        for i in range(52):
+            if merged >> i & 1:
+                gtop[i] = self.group_top[i]
         n = self.ordered(seat, moves, order)
         if hint >= 0:  # the card that decided here last time first
             for i in range(1, n):
@@ -489,7 +498,7 @@ cdef class Search:
             if self.stopped != STOP_NONE:
                 return 0
             c = order[i]
-            if merged >> c & 1 and c != JOKER and POWER[c] < self.rel[c // 13]:
+            if merged >> c & 1 and self.rel[c // 13] <= POWER[gtop[c]] and POWER[c] < self.rel[c // 13]:
                 self.rel[c // 13] = POWER[c]
             for s in range(4):
                 if self.rel[s] < all_rel[s]:
@@ -582,6 +591,60 @@ cdef class Search:
         cdef int s
         for s in range(4):
             self.rel[s] = rel[s]
+
+    cdef (int, int) heartburn_bounds(self) noexcept nogil:
+        """Bounds on the target's Heartburn score at a trick boundary from the points still out
+        (H hearts, the Q♠ if out, the T♦ if out), which only cards' holders decide (so they need no
+        relevance). With no point card left the score is decided. Else, in a hand nobody shoots,
+        the score is 0 unless the target takes a heart or the Q♠, and then top - own: the top is
+        at most the best of the others now plus H + 13 (all of it to one of them) or else the
+        target's own (a score of 0), at least the best of the others now less 10 (the T♦); its own
+        at most its points now plus H + 13, at least its points now less 10. A target that can
+        still shoot (no one else took a heart or the Q♠) may score 26; when another still can, the
+        target may score 0."""
+        cdef uint64_t out = 0
+        cdef int s, h, q, d, top = -INF, own, hi, lo, moon_me = 1, moon_other = 0, took_bad, plus, t
+        for s in range(self.seats):
+            out |= self.hand[s] | self.hole[s]
+        if not out & POINTS:
+            return self.final_score(), self.final_score()
+        h = popcount(out & HEARTS)
+        q = <int>(out >> QS & 1)
+        d = <int>(out >> TD & 1)
+        own = self.points(self.target)
+        took_bad = self.hearts_taken[self.target] or self.queen_taken[self.target]
+        for s in range(self.seats):
+            if s != self.target:
+                if self.points(s) > top:
+                    top = self.points(s)
+                if self.hearts_taken[s] or self.queen_taken[s]:
+                    moon_me = 0
+                    # another seat may still shoot if it took every bad card taken so far
+                    moon_other = 1
+                    for t in range(self.seats):
+                        if t != s and (self.hearts_taken[t] or self.queen_taken[t]):
+                            moon_other = 0
+        if not took_bad:
+            for s in range(self.seats):
+                if self.hearts_taken[s] or self.queen_taken[s]:
+                    break
+            else:
+                moon_other = 1  # nobody took a bad card yet: anyone may still shoot
+        plus = h + 13 * q
+        hi = top + plus - (own - 10 * d)
+        if hi < 0:
+            hi = 0
+        if moon_me and hi < 26:
+            hi = 26
+        if took_bad and not moon_other:
+            lo = (top - 10 * d) - (own + plus)
+            if moon_me and lo > 26:
+                lo = 26
+            if lo < 0:
+                lo = 0
+        else:
+            lo = 0
+        return lo, hi
 
     cdef (int, int) trump_bounds(self, int base, int left) noexcept nogil:
         """Bounds on the target's final tricks from the trumps still out. A trump higher than
