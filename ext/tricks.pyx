@@ -35,7 +35,7 @@ DEF F_POINT_BOUNDS = 16    # heartburn_bounds: the score from the points still o
 FEATURES_ALL = F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_BOUNDS
 DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
 DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
-DEF SHAPE_RS = 14          # the relevance vectors a shape's directory remembers
+DEF SHAPE_RS = 30          # the relevance vectors a shape's directory remembers
 
 cdef int POWER[53]
 cdef int QS = 11          # Q of spades: suit 0, rank 12
@@ -104,7 +104,7 @@ cdef class Search:
     cdef public int stopped
     cdef public int features
     cdef int rel[4]                # the relevance of the last search (Search.search)
-    cdef int bound_suits           # the suits the last static bounds looked at the ranks of
+    cdef int low_suits, high_suits # the suits whose ranks the last static bounds rest on
     cdef uint64_t merged           # reduced(): the moves kept for a set of more than one card
     cdef int group_top[53]         # reduced(): for each of those, the set's highest card
 
@@ -406,6 +406,8 @@ cdef class Search:
         cdef int order[53]
         cdef int gtop[53]
         cdef int rel[4]
+        cdef int lrel[4]
+        cdef int hrel[4]
         cdef int all_rel[4]
         cdef int pw[52]
         cdef int count[4]
@@ -415,12 +417,14 @@ cdef class Search:
         cdef Entry* e
         cdef Entry* bucket
         cdef Directory* d = NULL
-        cdef int k, stored = 0
+        cdef int k, stored = 0, fresh = 0, low_used = 0, high_used = 0
         cdef uint16_t packed
         self.nodes += 1
         for s in range(4):
             rel[s] = NONE_RELEVANT
             all_rel[s] = NONE_RELEVANT
+            lrel[s] = NONE_RELEVANT
+            hrel[s] = NONE_RELEVANT
         if clock_expired(&self.clock, self.nodes, 1023):
             self.stopped = STOP_TIME
         if self.stopped != STOP_NONE:
@@ -435,21 +439,26 @@ cdef class Search:
             if left == 0:
                 self.set_rel(rel)
                 return self.final_score()
-            if self.hearts and self.first:
+            if self.hearts and self.first:  # its lead is the lowest club: every rank matters
                 for s in range(4):
                     rel[s] = 2
             if self.hearts and self.features & F_POINT_BOUNDS:
-                low, high = self.heartburn_bounds()
+                low, high = self.heartburn_bounds()  # (they rest on no rank)
             if not self.hearts:  # Foresight: the seat ends with between its tricks and all the rest
                 base = self.tricks[self.target]
-                self.bound_suits = 0
+                self.low_suits = self.high_suits = 0
                 bl, bh = self.trump_bounds(base, left // self.seats)
-                if (bl > base or bh < base + left // self.seats) and self.trump >= 0:
-                    self.bound_suits |= 1 << self.trump
+                if self.trump >= 0:
+                    if bl > base:
+                        self.low_suits |= 1 << self.trump
+                    if bh < base + left // self.seats:
+                        self.high_suits |= 1 << self.trump
                 low, high = self.cashing_bounds(bl, bh)
                 for s in range(4):
-                    if self.bound_suits >> s & 1:
-                        rel[s] = 2
+                    if self.low_suits >> s & 1:
+                        lrel[s] = 2
+                    if self.high_suits >> s & 1:
+                        hrel[s] = 2
             key = (mix64(self.shape(ph, pw, count) ^ self.rules_hash) ^ self.zlead[self.leader]
                    ^ self.ztarget[self.target] ^ self.summary()) | 1
             d = &self.directory[(key >> 20) & (self.dir_capacity - 1)]
@@ -462,20 +471,33 @@ cdef class Search:
                     continue
                 bl = e.low + base if e.low > -INF else -INF
                 bh = e.high + base if e.high < INF else INF
-                if bl > low or bh < high:
-                    low = max(low, bl)
-                    high = min(high, bh)
+                if bl > low:  # the best lower bound so far: it rests on this entry's ranks alone
+                    low = bl
                     for s in range(4):
-                        if e.r[s] and pw[13 * s + e.r[s] - 1] < rel[s]:
-                            rel[s] = pw[13 * s + e.r[s] - 1]
+                        lrel[s] = pw[13 * s + e.r[s] - 1] if e.r[s] else NONE_RELEVANT
+                if bh < high:
+                    high = bh
+                    for s in range(4):
+                        hrel[s] = pw[13 * s + e.r[s] - 1] if e.r[s] else NONE_RELEVANT
                 if e.best >= 0:
                     hint = e.best
+            # A bound that cuts is all the result rests on; one that narrows the window, or is
+            # stored, is part of it; one that does neither is left out (its ranks do not matter).
             if low >= beta or low == high:
+                for s in range(4):
+                    rel[s] = min(rel[s], lrel[s] if low >= beta else min(lrel[s], hrel[s]))
                 self.set_rel(rel)
                 return low
             if high <= alpha:
+                for s in range(4):
+                    rel[s] = min(rel[s], hrel[s])
                 self.set_rel(rel)
                 return high
+            low_used, high_used = low > alpha, high < beta
+            if not low_used:
+                low = -INF
+            if not high_used:
+                high = INF
             alpha, beta = max(alpha, low), min(beta, high)
             stored = 1
         a, b = alpha, beta
@@ -522,6 +544,10 @@ cdef class Search:
                 rel[s] = all_rel[s]
             elif cut and self.rel[s] < rel[s]:
                 rel[s] = self.rel[s]
+            if low_used and lrel[s] < rel[s]:
+                rel[s] = lrel[s]
+            if high_used and hrel[s] < rel[s]:
+                rel[s] = hrel[s]
         if stored:
             if best >= beta:
                 low = max(low, best)
@@ -551,6 +577,7 @@ cdef class Search:
                     if bucket[j].work < bucket[victim].work:
                         victim = j
                 e = &bucket[victim]
+                fresh = 1
                 packed = <uint16_t>(r[0] | r[1] << 4 | r[2] << 8 | r[3] << 12)
                 if d.key != key:  # the shape's directory (one shape a slot: the last one stored)
                     d.key, d.n, d.next = key, 0, 0
@@ -572,7 +599,12 @@ cdef class Search:
                 e.pattern = pat
                 for s in range(4):
                     e.r[s] = r[s]
-            e.best = <int16_t>decided
+            # a move that cut off, or was best in an exact result; not where every move failed (the
+            # target's all below alpha, the others' all above beta): that "best" means little
+            if best > alpha if maximising else best < beta:
+                e.best = <int16_t>decided
+            elif fresh:
+                e.best = -1
             e.work = <uint16_t>(64 - __builtin_clzll(self.nodes - nodes_before))
             e.low = <int16_t>max(-INF, low - base) if low > -INF else -INF
             e.high = <int16_t>min(INF, high - base) if high < INF else INF
@@ -736,7 +768,7 @@ cdef class Search:
         away (an upper bound one below the tricks left)."""
         cdef uint64_t target = self.hand[self.target] | self.hole[self.target], others = 0, own, rest
         cdef int s, suit, k, safe, quick = 0, left = 0, used = 0
-        # (the suits whose ranks a bound rests on go to self.bound_suits, when it is a cut)
+        # (the suits whose ranks a bound rests on go to self.low_suits, self.high_suits)
         for s in range(self.seats):
             if s != self.target:
                 others |= self.hand[s] | self.hole[s]
@@ -755,7 +787,7 @@ cdef class Search:
             if quick > left:
                 quick = left
             if self.tricks[self.target] + quick > low:
-                self.bound_suits |= used
+                self.low_suits |= used
                 low = self.tricks[self.target] + quick
             return low, high
         own = self.hand[self.leader] | self.hole[self.leader]
@@ -782,13 +814,13 @@ cdef class Search:
                 if quick > left:
                     quick = left
                 if self.tricks[self.target] + left - quick < high:
-                    self.bound_suits |= used
+                    self.high_suits |= used
                     high = self.tricks[self.target] + left - quick
         for suit in range(4):
             if self.top_run(own & self.suit_mask[suit], target & self.suit_mask[suit], suit) \
                     and self.safe_leads(self.target, suit, 1):
                 if self.tricks[self.target] + left - 1 < high:
-                    self.bound_suits |= 1 << suit
+                    self.high_suits |= 1 << suit
                     high = self.tricks[self.target] + left - 1
                 return low, high
         return low, high
