@@ -104,7 +104,9 @@ cdef class Search:
     cdef public int stopped
     cdef public int features
     cdef int rel[4]                # the relevance of the last search (Search.search)
-    cdef int low_suits, high_suits # the suits whose ranks the last static bounds rest on
+    cdef int low_thr[4]            # the relevance (Search.search) of the last static bounds:
+    cdef int high_thr[4]           # of the lower, of the upper one
+    cdef int run_stop              # top_run(): the relevance its count rests on
     cdef uint64_t merged           # reduced(): the moves kept for a set of more than one card
     cdef int group_top[53]         # reduced(): for each of those, the set's highest card
 
@@ -446,19 +448,13 @@ cdef class Search:
                 low, high = self.heartburn_bounds()  # (they rest on no rank)
             if not self.hearts:  # Foresight: the seat ends with between its tricks and all the rest
                 base = self.tricks[self.target]
-                self.low_suits = self.high_suits = 0
+                for s in range(4):
+                    self.low_thr[s] = self.high_thr[s] = NONE_RELEVANT
                 bl, bh = self.trump_bounds(base, left // self.seats)
-                if self.trump >= 0:
-                    if bl > base:
-                        self.low_suits |= 1 << self.trump
-                    if bh < base + left // self.seats:
-                        self.high_suits |= 1 << self.trump
                 low, high = self.cashing_bounds(bl, bh)
                 for s in range(4):
-                    if self.low_suits >> s & 1:
-                        lrel[s] = 2
-                    if self.high_suits >> s & 1:
-                        hrel[s] = 2
+                    lrel[s] = self.low_thr[s]
+                    hrel[s] = self.high_thr[s]
             key = (mix64(self.shape(ph, pw, count) ^ self.rules_hash) ^ self.zlead[self.leader]
                    ^ self.ztarget[self.target] ^ self.summary()) | 1
             d = &self.directory[(key >> 20) & (self.dir_capacity - 1)]
@@ -693,7 +689,7 @@ cdef class Search:
         at hand). All its trumps are played by the end, so the rest win a trick each."""
         cdef uint64_t mine, theirs
         cdef int s, c, p, best_mine = 0, best_theirs = 0, above_mine = 0, above_theirs = 0
-        cdef int free_theirs = 0, unmatched = 0
+        cdef int free_theirs = 0, unmatched = 0, lowest_mine = 15
         if self.trump < 0:
             return base, base + left
         mine = (self.hand[self.target] | self.hole[self.target]) & self.suit_mask[self.trump]
@@ -705,6 +701,8 @@ cdef class Search:
             c = JOKER if p == 1 else self.trump * 13 + (0 if p == 14 else p - 1)
             if mine >> c & 1:
                 best_mine = p
+                if p < lowest_mine:
+                    lowest_mine = p
             if theirs >> c & 1:
                 best_theirs = p
         for p in range(1, 15):
@@ -723,18 +721,30 @@ cdef class Search:
                         free_theirs -= 1
                     else:
                         unmatched += 1
-            if unmatched > above_theirs:
-                above_theirs = unmatched
+        # what the bounds rest on (besides how many trumps each side holds, and the Joker): the
+        # target's trumps above the others' top one, down to it; the matching, down to the
+        # target's lowest trump (the whole suit if that is the Joker); the others' trumps above
+        # the target's top one, down to it
+        if unmatched > above_theirs:
+            above_theirs = unmatched
+            self.low_thr[self.trump] = lowest_mine if lowest_mine > 1 else 2
+        elif above_theirs and best_theirs > 1:
+            self.low_thr[self.trump] = best_theirs
+        if above_mine and best_mine > 1:
+            self.high_thr[self.trump] = best_mine
         return base + above_theirs, base + left - (above_mine + self.seats - 2) // (self.seats - 1)
 
     cdef int top_run(self, uint64_t own, uint64_t other, int suit) noexcept nogil:
         """How many of ``own``'s cards of ``suit`` rank above every card of ``other`` in it."""
         cdef int p, c, run = 0
+        self.run_stop = NONE_RELEVANT  # no card of ``other`` in it: the count is all
         for p in range(14, 0, -1):
             c = (JOKER if suit == self.trump else -1) if p == 1 else suit * 13 + (0 if p == 14 else p - 1)
             if c < 0:
                 continue
             if other >> c & 1:
+                if p > 1:  # (the Joker, the lowest trump: again the count is all)
+                    self.run_stop = p
                 break
             if own >> c & 1:
                 run += 1
@@ -767,8 +777,10 @@ cdef class Search:
         lead is sure of one such trick only: a partner may have to overtake it and take the lead
         away (an upper bound one below the tricks left)."""
         cdef uint64_t target = self.hand[self.target] | self.hole[self.target], others = 0, own, rest
-        cdef int s, suit, k, safe, quick = 0, left = 0, used = 0
-        # (the suits whose ranks a bound rests on go to self.low_suits, self.high_suits)
+        cdef int s, suit, k, safe, quick = 0, left = 0
+        cdef int stop[4]
+        # (what a bound rests on goes to self.low_thr, self.high_thr: each run's count, down to the
+        # card that ends it)
         for s in range(self.seats):
             if s != self.target:
                 others |= self.hand[s] | self.hole[s]
@@ -777,17 +789,19 @@ cdef class Search:
         if self.leader == self.target:
             for suit in range(4):
                 k = self.top_run(target & self.suit_mask[suit], others & self.suit_mask[suit], suit)
+                stop[suit] = self.run_stop
                 for s in range(self.seats):
                     if k and s != self.target:
                         safe = self.safe_leads(s, suit, k)
                         k = safe if safe < k else k
                 quick += k
-                if k:
-                    used |= 1 << suit
+                if not k:
+                    stop[suit] = NONE_RELEVANT
             if quick > left:
                 quick = left
             if self.tricks[self.target] + quick > low:
-                self.low_suits |= used
+                for suit in range(4):
+                    self.low_thr[suit] = min(self.low_thr[suit], stop[suit])
                 low = self.tricks[self.target] + quick
             return low, high
         own = self.hand[self.leader] | self.hole[self.leader]
@@ -803,24 +817,26 @@ cdef class Search:
                     rest |= self.hand[s] | self.hole[s]
             for suit in range(4):
                 k = self.top_run(own & self.suit_mask[suit], rest & self.suit_mask[suit], suit)
+                stop[suit] = self.run_stop
                 for s in range(self.seats):
                     if k and s != self.leader:
                         safe = self.safe_leads(s, suit, k)
                         k = safe if safe < k else k
                 quick += k
-                if k:
-                    used |= 1 << suit
+                if not k:
+                    stop[suit] = NONE_RELEVANT
             if quick > 1:
                 if quick > left:
                     quick = left
                 if self.tricks[self.target] + left - quick < high:
-                    self.high_suits |= used
+                    for suit in range(4):
+                        self.high_thr[suit] = min(self.high_thr[suit], stop[suit])
                     high = self.tricks[self.target] + left - quick
         for suit in range(4):
             if self.top_run(own & self.suit_mask[suit], target & self.suit_mask[suit], suit) \
                     and self.safe_leads(self.target, suit, 1):
                 if self.tricks[self.target] + left - 1 < high:
-                    self.high_suits |= 1 << suit
+                    self.high_thr[suit] = min(self.high_thr[suit], self.run_stop)
                     high = self.tricks[self.target] + left - 1
                 return low, high
         return low, high
