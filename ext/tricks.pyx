@@ -32,7 +32,8 @@ DEF F_THEIR_CASH = 2       # cashing_bounds: the quick tricks of another player 
 DEF F_DESCEND = 4          # value(): Foresight's null-window tests from the top down
 DEF F_PARTITION = 8        # table entries for every position alike in the cards that mattered
 DEF F_POINT_BOUNDS = 16    # heartburn_bounds: the score from the points still out
-FEATURES_ALL = F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_BOUNDS
+DEF F_ORDER = 32           # ordered(): the others' leads, and their cards before the target's
+FEATURES_ALL = F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER
 DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
 DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
 DEF SHAPE_RS = 30          # the relevance vectors a shape's directory remembers
@@ -872,6 +873,8 @@ cdef class Search:
                 tmp = order[i]
                 order[i] = order[n - 1 - i]
                 order[n - 1 - i] = tmp
+            if seat != self.target and self.features & F_ORDER and not self.hearts:
+                self.order_their_lead(seat, order, n)
             return n
         led = self.effective_suit(self.trick[0])
         for i in range(self.ntrick):
@@ -879,6 +882,14 @@ cdef class Search:
             if key > top:
                 top, top_seat = key, (self.leader + i) % self.seats
         mine = (top_seat == self.target) == (seat == self.target)
+        if seat != self.target and self.features & F_ORDER and not self.hearts \
+                and (self.target - self.leader) % self.seats > self.ntrick:
+            # the target still to play: a card of the others' is only safe if the target cannot
+            # beat it either; the lowest such card first, else the lowest
+            tbest = self.best_strength(self.target, led)
+            if tbest > top:
+                top = tbest
+                mine = 0
         for i in range(n):  # ascending power already; winners first when the side is not winning
             beats = self.strength(order[i], led) > top
             keys[i] = i + (0 if mine or beats else 100)
@@ -889,6 +900,62 @@ cdef class Search:
                 j -= 1
             keys[j + 1], order[j + 1] = key, c
         return n
+
+    cdef int best_strength(self, int seat, int led) noexcept nogil:
+        """The strongest card ``seat`` may play to a trick led in ``led`` (strength())."""
+        cdef uint64_t m = self.hand[seat] & self.suit_mask[led] if led >= 0 else 0
+        cdef int best = 0, c, v
+        if m:
+            m |= self.hole[seat] & self.back_mask[led]
+        else:
+            m = self.hand[seat] | self.hole[seat]
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            v = self.strength(c, led)
+            if v > best:
+                best = v
+        return best
+
+    cdef void order_their_lead(self, int seat, int* order, int n) noexcept nogil:
+        """The others' leads, best first for them (a stable sort): first the suits one of them
+        holds a card of above all the target's and the target must follow (or cannot trump),
+        last those the target can trump; within a suit, the leader's card that beats all the
+        target's highest first, else its lowest (a partner may win it)."""
+        cdef int i, j, c, x, tb, cb, s, key, ruff
+        cdef int keys[53]
+        cdef uint64_t theirs = 0, tall = self.hand[self.target] | self.hole[self.target]
+        for s in range(self.seats):
+            if s != self.target:
+                theirs |= self.hand[s] | self.hole[s]
+        for i in range(n):
+            c = order[i]
+            x = self.effective_suit(c)
+            if x < 0:
+                keys[i] = 300 + i
+                continue
+            tb = self.top_power(tall & self.suit_mask[x])
+            cb = self.top_power(theirs & self.suit_mask[x])
+            ruff = x != self.trump and self.trump >= 0 and not (self.hand[self.target] & self.suit_mask[x]) \
+                and (tall & self.suit_mask[self.trump]) != 0
+            key = 200 if ruff else (0 if cb > tb else 100)
+            keys[i] = key + (i if POWER[c] > tb else 60 - POWER[c])
+        for i in range(1, n):  # insertion sort on keys
+            key, c, j = keys[i], order[i], i - 1
+            while j >= 0 and keys[j] > key:
+                keys[j + 1], order[j + 1] = keys[j], order[j]
+                j -= 1
+            keys[j + 1], order[j + 1] = key, c
+
+    cdef inline int top_power(self, uint64_t m) noexcept nogil:
+        """The highest power among the cards of ``m`` (one suit, the Joker with the trumps), 0 if none."""
+        cdef int best = 0, c
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            if POWER[c] > best:
+                best = POWER[c]
+        return best
 
     cdef int play_and_search(self, int seat, int c, int alpha, int beta):
         cdef uint64_t bit = <uint64_t>1 << c
