@@ -83,6 +83,8 @@ cdef class Search:
     cdef int seats, trump, hearts, target
     cdef int back[53]
     cdef uint64_t back_mask[4]     # the cards whose back shows suit s
+    cdef uint64_t same_back[16]    # the cards (not the Joker) whose back shows exactly the suits b
+    cdef uint64_t zshape[4 * 1024] # a random number per suit and holder_code
     cdef uint64_t suit_mask[4]     # the cards of suit s in play (the Joker counts as a trump)
     cdef uint64_t zlead[MAXSEATS]
     cdef uint64_t ztarget[MAXSEATS]
@@ -120,6 +122,12 @@ cdef class Search:
         from solodeck.games.foresight import BACKS
         for c in range(53):
             self.back[c] = BACKS[c]
+        for l in range(16):
+            self.same_back[l] = 0
+        for l in range(4 * 1024):
+            self.zshape[l] = next_random(&rng)
+        for c in range(52):
+            self.same_back[self.back[c]] |= <uint64_t>1 << c
         self.capacity = capacity_for(memory_mb * 0.75, sizeof(Entry), 1 << 12)
         self.table = <Entry*> calloc(self.capacity, sizeof(Entry))
         self.dir_capacity = capacity_for(memory_mb * 0.25, sizeof(Directory), 1 << 10)
@@ -297,10 +305,7 @@ cdef class Search:
             if self.hand[seat] >> c & 1:
                 group = rest & self.hand[seat]
             else:
-                group = 0
-                for q in range(52):
-                    if rest >> q & 1 and not self.hand[seat] >> q & 1 and self.back[q] == self.back[c]:
-                        group |= <uint64_t>1 << q
+                group = rest & ~self.hand[seat] & self.same_back[self.back[c]]
             rest &= ~group
             for suit in range(4):
                 prev = -1
@@ -340,8 +345,8 @@ cdef class Search:
         cdef uint64_t code = <uint64_t>self.owner[c]
         if not self.owner[c] & 1:
             code |= <uint64_t>self.back[c] << 4
-        if self.hearts:
-            code |= <uint64_t>(self.card_points(c) & 0xFF) << 8
+        if self.hearts:  # the points: 0, a heart's, the Q♠'s, the T♦'s
+            code |= <uint64_t>(1 if c // 13 == 1 else 2 if c == QS else 3 if c == TD else 0) << 8
         return code
 
     cdef uint64_t shape(self, uint64_t* ph, int* pw, int* count) noexcept nogil:
@@ -349,21 +354,26 @@ cdef class Search:
         the Joker lies; and, suit by suit, the cards still out from the top: ``pw[13 * suit + i]``
         the power of the i-th highest, ``ph[14 * suit + i]`` a hash of the holders of the i
         highest (the pattern of a table entry, Search.pattern), ``count[suit]`` how many."""
-        cdef uint64_t shape = 0x9E3779B97F4A7C15ULL, h, code
-        cdef int suit, p, c, n
+        cdef uint64_t shape = 0x9E3779B97F4A7C15ULL, h, code, out = 0, bits
+        cdef int suit, p, c, n, b
+        for n in range(self.seats):
+            out |= self.hand[n] | self.hole[n]
         for suit in range(4):
             h = 0xCBF29CE484222325ULL + <uint64_t>suit
             n = 0
             ph[14 * suit] = h
-            for p in range(14, 1, -1):
-                c = suit * 13 + (0 if p == 14 else p - 1)
-                if self.owner[c]:
-                    code = self.holder_code(c)
-                    shape += mix64(code << 2 | <uint64_t>suit)  # a sum: a multiset of (suit, holder)
-                    h = (h ^ code) * 0x100000001B3ULL
-                    pw[13 * suit + n] = p
-                    n += 1
-                    ph[14 * suit + n] = h
+            bits = out >> (13 * suit) & 0x1FFF
+            while bits:  # the Ace (bit 0) first, then from the King (bit 12) down
+                b = 0 if bits & 1 else 63 - __builtin_clzll(bits)
+                bits &= ~(<uint64_t>1 << b)
+                c = suit * 13 + b
+                p = 14 if b == 0 else b + 1
+                code = self.holder_code(c)
+                shape += self.zshape[suit * 1024 + code]  # a sum: a multiset of (suit, holder)
+                h = (h ^ code) * 0x100000001B3ULL
+                pw[13 * suit + n] = p
+                n += 1
+                ph[14 * suit + n] = h
             count[suit] = n
         return mix64(shape ^ (<uint64_t>self.owner[JOKER] << 56))
 
