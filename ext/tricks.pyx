@@ -34,6 +34,8 @@ DEF F_PARTITION = 8        # table entries for every position alike in the cards
 DEF F_POINT_BOUNDS = 16    # heartburn_bounds: the score from the points still out
 DEF F_ORDER = 32           # ordered(): the others' leads, and their cards before the target's
 FEATURES_ALL = F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER
+FEATURES = {"trump_match": F_TRUMP_MATCH, "their_cash": F_THEIR_CASH, "descend": F_DESCEND,
+            "partition": F_PARTITION, "point_bounds": F_POINT_BOUNDS, "order": F_ORDER}
 DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
 DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
 DEF SHAPE_RS = 30          # the relevance vectors a shape's directory remembers
