@@ -4,12 +4,13 @@
 #
 # Cards are solodeck's ints (suit * 13 + rank - 1, suits S H D C; 52 the Joker); every holding
 # is a 64-bit mask. The search is fail-soft alpha-beta on a do/undo position. Its table holds
-# bounds at trick boundaries only (a trick in progress is searched through), keyed by a hash of
-# where every card still out lies, up to the ranks already played (Search.relative_key), who
-# leads and whose value it is, together with, in Heartburn, what each seat has taken (its score
-# depends on it). In Foresight a bound is stored
-# relative to the tricks the seat already has, so positions reached by different histories share
-# it. The key is the 64-bit hash itself: two positions are taken as one only if all 64 bits agree.
+# bounds at trick boundaries only (a trick in progress is searched through), by partition search
+# (Search.search): an entry serves every position with the same shape (how many cards of each suit
+# each holder has, where the Joker is, who leads, whose value it is, in Heartburn what each seat
+# has taken) and the same holders of the top cards of each suit its result rested on. In Foresight
+# a bound is stored relative to the tricks the seat already has, so positions reached by
+# different histories share it. Shapes and patterns are 64-bit hashes: two positions are taken as
+# one only if both agree in all 64 bits.
 
 from libc.stdint cimport uint64_t, int16_t, uint8_t, uint16_t
 from libc.stdlib cimport calloc, free
