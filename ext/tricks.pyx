@@ -20,16 +20,22 @@ cdef extern from *:
     #if defined(__linux__)
     #include <sys/mman.h>
     #endif
-    /* Zeroed memory for a big table: on Linux an anonymous mapping that asks for huge pages (its
-       random probes then miss the TLB far less), else calloc. Free with tricks_free. */
+    /* Zeroed memory for a big table: on Linux an anonymous mapping (pages zeroed as first
+       touched), else calloc. Free with tricks_free. */
     static void* tricks_alloc(size_t bytes) {
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
         void* p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) return NULL;
-        madvise(p, bytes, MADV_HUGEPAGE);
-        return p;
+        return p == MAP_FAILED ? NULL : p;
     #else
         return calloc(bytes, 1);
+    #endif
+    }
+    /* Ask for huge pages from now on (Linux): a long search's random probes then miss the TLB
+       far less. Not from the start: every huge page a probe first touches is zeroed whole, which
+       a short search pays for without gain. */
+    static void tricks_huge(void* p, size_t bytes) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (p != NULL) madvise(p, bytes, MADV_HUGEPAGE);
     #endif
     }
     static void tricks_free(void* p, size_t bytes) {
@@ -43,6 +49,7 @@ cdef extern from *:
     """
     void* tricks_alloc(size_t bytes) nogil
     void tricks_free(void* p, size_t bytes) nogil
+    void tricks_huge(void* p, size_t bytes) nogil
 from shared cimport (STOP_NONE, STOP_TIME, STOP_STATES, Clock, clock_restart, clock_start, clock_expired,
                      capacity_for, mix64, next_random)
 
@@ -67,6 +74,7 @@ FEATURES_ALL = F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_
 FEATURES = {"trump_match": F_TRUMP_MATCH, "their_cash": F_THEIR_CASH, "descend": F_DESCEND,
             "partition": F_PARTITION, "point_bounds": F_POINT_BOUNDS, "order": F_ORDER}
 DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
+DEF HUGE_AFTER = 2000000   # nodes (of one Search, every call) before it asks for huge pages
 DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
 DEF SHAPE_RS = 30          # the relevance vectors a shape's directory remembers
 
@@ -465,6 +473,9 @@ cdef class Search:
         cdef int k, stored = 0, fresh = 0, low_used = 0, high_used = 0
         cdef uint16_t packed
         self.nodes += 1
+        if self.nodes == HUGE_AFTER:  # a long search: huge pages from now on
+            tricks_huge(self.table, self.capacity * sizeof(Entry))
+            tricks_huge(self.directory, self.dir_capacity * sizeof(Directory))
         for s in range(4):
             rel[s] = NONE_RELEVANT
             all_rel[s] = NONE_RELEVANT
