@@ -4,25 +4,79 @@
 #
 # Cards are solodeck's ints (suit * 13 + rank - 1, suits S H D C; 52 the Joker); every holding
 # is a 64-bit mask. The search is fail-soft alpha-beta on a do/undo position. Its table holds
-# bounds at trick boundaries only (a trick in progress is searched through), keyed by a hash of
-# where every card still out lies, up to the ranks already played (Search.relative_key), who
-# leads and whose value it is, together with, in Heartburn, what each seat has taken (its score
-# depends on it). In Foresight a bound is stored
-# relative to the tricks the seat already has, so positions reached by different histories share
-# it. The key is the 64-bit hash itself: two positions are taken as one only if all 64 bits agree.
+# bounds at trick boundaries only (a trick in progress is searched through), by partition search
+# (Search.search): an entry serves every position with the same shape (how many cards of each suit
+# each holder has, where the Joker is, who leads, whose value it is, in Heartburn what each seat
+# has taken) and the same holders of the top cards of each suit its result rested on. In Foresight
+# a bound is stored relative to the tricks the seat already has, so positions reached by
+# different histories share it. Shapes and patterns are 64-bit hashes: two positions are taken as
+# one only if both agree in all 64 bits.
 
-from libc.stdint cimport uint64_t, int16_t
-from libc.stdlib cimport calloc, free
+from libc.stdint cimport uint64_t, int16_t, uint8_t, uint16_t
+
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* Zeroed memory for a big table: on Linux an anonymous mapping (pages zeroed as first
+       touched), else calloc. Free with tricks_free. */
+    static void* tricks_alloc(size_t bytes) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        void* p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        return p == MAP_FAILED ? NULL : p;
+    #else
+        return calloc(bytes, 1);
+    #endif
+    }
+    /* Ask for huge pages from now on (Linux): a long search's random probes then miss the TLB
+       far less. Not from the start: every huge page a probe first touches is zeroed whole, which
+       a short search pays for without gain. */
+    static void tricks_huge(void* p, size_t bytes) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (p != NULL) madvise(p, bytes, MADV_HUGEPAGE);
+    #endif
+    }
+    static void tricks_free(void* p, size_t bytes) {
+        if (p == NULL) return;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        munmap(p, bytes);
+    #else
+        free(p);
+    #endif
+    }
+    """
+    void* tricks_alloc(size_t bytes) nogil
+    void tricks_free(void* p, size_t bytes) nogil
+    void tricks_huge(void* p, size_t bytes) nogil
 from shared cimport (STOP_NONE, STOP_TIME, STOP_STATES, Clock, clock_restart, clock_start, clock_expired,
                      capacity_for, mix64, next_random)
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_clzll(unsigned long long) nogil
 
 DEF JOKER = 52
 DEF MAXSEATS = 6
 DEF INF = 10000
+
+# The cuts a Search may use (``Search.features``, all by default; the tests compare a search with
+# each of them against one without, and with the reference)
+DEF F_TRUMP_MATCH = 1      # trump_bounds: the target's trumps no other trump can be matched against
+DEF F_THEIR_CASH = 2       # cashing_bounds: the quick tricks of another player on lead
+DEF F_DESCEND = 4          # value(): Foresight's null-window tests from the top down
+DEF F_PARTITION = 8        # table entries for every position alike in the cards that mattered
+DEF F_POINT_BOUNDS = 16    # heartburn_bounds: the score from the points still out
+DEF F_ORDER = 32           # ordered(): the others' leads, and their cards before the target's
+FEATURES_ALL = F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER
+FEATURES = {"trump_match": F_TRUMP_MATCH, "their_cash": F_THEIR_CASH, "descend": F_DESCEND,
+            "partition": F_PARTITION, "point_bounds": F_POINT_BOUNDS, "order": F_ORDER}
+DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
+DEF HUGE_AFTER = 2000000   # nodes (of one Search, every call) before it asks for huge pages
+DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
+DEF SHAPE_RS = 30          # the relevance vectors a shape's directory remembers
 
 cdef int POWER[53]
 cdef int QS = 11          # Q of spades: suit 0, rank 12
@@ -38,10 +92,20 @@ POWER[JOKER] = 1
 
 
 ctypedef struct Entry:
-    uint64_t key
+    uint64_t key      # the shape (Search.search): which positions may share the entry; 0 empty
+    uint64_t pattern  # who holds each of the top r[suit] cards still out of each suit
     int16_t low
     int16_t high
     int16_t best      # the card that decided the last search here (tried first next time), or -1
+    uint8_t r[4]
+    uint16_t work     # log2 of the nodes searched for it: the entry of least work is replaced
+
+
+ctypedef struct Directory:
+    uint64_t key      # a shape, or 0
+    uint16_t r[SHAPE_RS]  # the relevance vectors (4 bits a suit) of its entries (a table entry
+    uint16_t n        # of a shape is found by trying each: its slot hashes the shape and pattern)
+    uint16_t next     # the one to replace when full
 
 
 cdef inline int popcount(uint64_t x) noexcept nogil:
@@ -59,6 +123,8 @@ cdef class Search:
     cdef int seats, trump, hearts, target
     cdef int back[53]
     cdef uint64_t back_mask[4]     # the cards whose back shows suit s
+    cdef uint64_t same_back[16]    # the cards (not the Joker) whose back shows exactly the suits b
+    cdef uint64_t zshape[4 * 1024] # a random number per suit and holder_code
     cdef uint64_t suit_mask[4]     # the cards of suit s in play (the Joker counts as a trump)
     cdef uint64_t zlead[MAXSEATS]
     cdef uint64_t ztarget[MAXSEATS]
@@ -73,10 +139,19 @@ cdef class Search:
     cdef uint64_t rules_hash
     cdef int owner[53]             # where each card lies: 1 + 2 * seat + (1 in the Hole), 0 once played
     cdef Entry* table
+    cdef Directory* directory
+    cdef uint64_t dir_capacity
     cdef uint64_t capacity, used, max_states
     cdef Clock clock
     cdef public uint64_t nodes
     cdef public int stopped
+    cdef public int features
+    cdef int rel[4]                # the relevance of the last search (Search.search)
+    cdef int low_thr[4]            # the relevance (Search.search) of the last static bounds:
+    cdef int high_thr[4]           # of the lower, of the upper one
+    cdef int run_stop              # top_run(): the relevance its count rests on
+    cdef uint64_t merged           # reduced(): the moves kept for a set of more than one card
+    cdef int group_top[53]         # reduced(): for each of those, the set's highest card
 
     def __cinit__(self, double memory_mb=1024.0, double time_limit=0.0, long long max_states=0):
         cdef uint64_t rng = 0x5EED7A1C
@@ -87,18 +162,28 @@ cdef class Search:
         from solodeck.games.foresight import BACKS
         for c in range(53):
             self.back[c] = BACKS[c]
-        self.capacity = capacity_for(memory_mb, sizeof(Entry), 1 << 12)
-        self.table = <Entry*> calloc(self.capacity, sizeof(Entry))
-        if self.table == NULL:
+        for l in range(16):
+            self.same_back[l] = 0
+        for l in range(4 * 1024):
+            self.zshape[l] = next_random(&rng)
+        for c in range(52):
+            self.same_back[self.back[c]] |= <uint64_t>1 << c
+        self.capacity = capacity_for(memory_mb * 0.75, sizeof(Entry), 1 << 12)
+        self.table = <Entry*> tricks_alloc(self.capacity * sizeof(Entry))
+        self.dir_capacity = capacity_for(memory_mb * 0.25, sizeof(Directory), 1 << 10)
+        self.directory = <Directory*> tricks_alloc(self.dir_capacity * sizeof(Directory))
+        if self.table == NULL or self.directory == NULL:
             raise MemoryError()
         self.used = 0
         self.max_states = max_states
         self.nodes = 0
         self.stopped = STOP_NONE
+        self.features = FEATURES_ALL
         clock_restart(&self.clock, time_limit)
 
     def __dealloc__(self):
-        free(self.table)
+        tricks_free(self.table, self.capacity * sizeof(Entry))
+        tricks_free(self.directory, self.dir_capacity * sizeof(Directory))
 
     @property
     def stored(self):
@@ -154,7 +239,10 @@ cdef class Search:
         clock_start(&self.clock)
         cdef int t, v
         while low < high:
-            t = (low + high + 1) // 2
+            # Foresight from the top down: a test that fails ("not t") needs only the target's moves
+            # refuted, one answer of the others each, and is cheap; one that succeeds must answer
+            # every play of the three others. Descending, only the last test (t = the value) succeeds.
+            t = high if (not hearts and self.features & F_DESCEND) else (low + high + 1) // 2
             v = self.search(t - 1, t)
             if self.stopped != STOP_NONE:
                 return None
@@ -242,7 +330,8 @@ cdef class Search:
     # -- moves: one card of each set of equivalent cards, as TrickState.search_moves ------------
     cdef uint64_t reduced(self, int seat, uint64_t allowed) noexcept nogil:
         cdef uint64_t in_play = 0, out, keep = 0, group, rest
-        cdef int s, suit, c, prev, p, between_ok, q
+        cdef int s, suit, c, prev, p, between_ok, q, kept = -1
+        self.merged = 0
         for s in range(self.seats):
             in_play |= self.hand[s] | self.hole[s]
         for s in range(self.ntrick):
@@ -256,10 +345,7 @@ cdef class Search:
             if self.hand[seat] >> c & 1:
                 group = rest & self.hand[seat]
             else:
-                group = 0
-                for q in range(52):
-                    if rest >> q & 1 and not self.hand[seat] >> q & 1 and self.back[q] == self.back[c]:
-                        group |= <uint64_t>1 << q
+                group = rest & ~self.hand[seat] & self.same_back[self.back[c]]
             rest &= ~group
             for suit in range(4):
                 prev = -1
@@ -275,8 +361,11 @@ cdef class Search:
                                 break
                         if between_ok:
                             prev = c
+                            self.merged |= <uint64_t>1 << kept
+                            self.group_top[kept] = c
                             continue
                     keep |= <uint64_t>1 << c
+                    kept = c
                     prev = c
         return keep
 
@@ -290,27 +379,48 @@ cdef class Search:
         return 1 if c // 13 == 1 else 0
 
     # -- the search ----------------------------------------------------------------------------
-    cdef uint64_t relative_key(self) noexcept nogil:
-        """The position up to the ranks of the cards played: suit by suit, the cards still out in
-        rank order, each by who holds it (a Hole card with its back; in Heartburn with its points).
-        Two positions with the same key play alike card for card (the order of the cards still out
-        is all that decides a trick), so their values are equal: far more positions share an
-        entry than under exact cards (bridge solvers key their tables the same way)."""
-        cdef uint64_t h = 0xCBF29CE484222325ULL, code
-        cdef int suit, p, c
+    cdef inline uint64_t holder_code(self, int c) noexcept nogil:
+        """Who holds card ``c`` as far as play can tell: the seat, hand or Hole (a Hole card with
+        its back, which says which leads it may follow), and in Heartburn its points."""
+        cdef uint64_t code = <uint64_t>self.owner[c]
+        if not self.owner[c] & 1:
+            code |= <uint64_t>self.back[c] << 4
+        if self.hearts:  # the points: 0, a heart's, the Q♠'s, the T♦'s
+            code |= <uint64_t>(1 if c // 13 == 1 else 2 if c == QS else 3 if c == TD else 0) << 8
+        return code
+
+    cdef uint64_t shape(self, uint64_t* ph, int* pw, int* count) noexcept nogil:
+        """The position's shape: how many cards of each suit each holder (holder_code) has, where
+        the Joker lies; and, suit by suit, the cards still out from the top: ``pw[13 * suit + i]``
+        the power of the i-th highest, ``ph[14 * suit + i]`` a hash of the holders of the i
+        highest (the pattern of a table entry, Search.pattern), ``count[suit]`` how many."""
+        cdef uint64_t shape = 0x9E3779B97F4A7C15ULL, h, code, out = 0, bits
+        cdef int suit, p, c, n, b
+        for n in range(self.seats):
+            out |= self.hand[n] | self.hole[n]
         for suit in range(4):
-            for p in range(2, 15):
-                c = suit * 13 + (0 if p == 14 else p - 1)
-                if self.owner[c]:
-                    code = <uint64_t>self.owner[c]
-                    if not self.owner[c] & 1:  # in a Hole: its back tells which leads it may follow
-                        code |= <uint64_t>self.back[c] << 4
-                    if self.hearts:
-                        code |= <uint64_t>(self.card_points(c) & 0xFF) << 8
-                    h = (h ^ code) * 0x100000001B3ULL
-            h = (h ^ 0xFF) * 0x100000001B3ULL
-        h = (h ^ <uint64_t>self.owner[JOKER]) * 0x100000001B3ULL
-        return mix64(h)
+            h = 0xCBF29CE484222325ULL + <uint64_t>suit
+            n = 0
+            ph[14 * suit] = h
+            bits = out >> (13 * suit) & 0x1FFF
+            while bits:  # the Ace (bit 0) first, then from the King (bit 12) down
+                b = 0 if bits & 1 else 63 - __builtin_clzll(bits)
+                bits &= ~(<uint64_t>1 << b)
+                c = suit * 13 + b
+                p = 14 if b == 0 else b + 1
+                code = self.holder_code(c)
+                shape += self.zshape[suit * 1024 + code]  # a sum: a multiset of (suit, holder)
+                h = (h ^ code) * 0x100000001B3ULL
+                pw[13 * suit + n] = p
+                n += 1
+                ph[14 * suit + n] = h
+            count[suit] = n
+        return mix64(shape ^ (<uint64_t>self.owner[JOKER] << 56))
+
+    cdef inline uint64_t pattern(self, uint64_t* ph, uint8_t* r) noexcept nogil:
+        return mix64(ph[r[0]] ^ (ph[14 + r[1]] << 13 | ph[14 + r[1]] >> 51)
+                     ^ (ph[28 + r[2]] << 29 | ph[28 + r[2]] >> 35) ^ (ph[42 + r[3]] << 43 | ph[42 + r[3]] >> 21)
+                     ^ (<uint64_t>(r[0] | r[1] << 4 | r[2] << 8 | r[3] << 12) * 0xD6E8FEB86659FD93ULL))
 
     cdef uint64_t summary(self) noexcept nogil:
         """What the value depends on beside the cards and the leader: Heartburn's takes."""
@@ -324,11 +434,53 @@ cdef class Search:
         return mix64(packed + 0x9E3779B97F4A7C15ULL)
 
     cdef int search(self, int alpha, int beta):
-        cdef int seat, i, v, best, a, b, low, high, base, left, c, maximising, n, p, suit, decided = -1
+        """Fail-soft alpha-beta; besides the value it leaves in ``self.rel`` its *relevance*: per
+        suit a power such that the result holds for every position that differs from this one
+        only below it (partition search, Ginsberg; bridge solvers' "winning ranks").
+
+        Why that is sound. Take two positions A and B at a trick boundary with the same shape
+        (Search.shape: per suit, the same number of cards with each holder, the Joker with the
+        same holder; the same leader, target and takes) and the same holders of the top r cards
+        of each suit still out. Pair each card of A with one of B: the top r by place, the others
+        (the "small" ones) of each holder and suit in rank order. Paired cards have the same
+        suit, holder, back and points, so the same cards are legal, and a line of play in A is a
+        line in B. A trick ends alike in both unless it was won by rank against a card of the
+        same suit with a small card; so the winner of such a trick is made relevant (with every
+        card above it: relevance is a top segment of a suit, which the pairing keeps in order).
+        Cards that only decided by rank in a bound are made relevant with it: the static bounds
+        (their suits whole), a table entry (its r), Heartburn's first trick (everything: its lead
+        is the lowest club). A node's result rests on all its moves unless one cut off (then on
+        that one only); a move that stood for a set of equivalent cards stood for cards that are
+        alike in A only, so its own rank is made relevant (and every card of the set with it).
+        The entry is stored for the shape, r and the holders of those r cards: it holds for every
+        B so paired with A."""
+        cdef int seat, i, v, best, a, b, low, high, base, left, c, maximising, n, s, decided = -1, j
+        cdef int bl, bh, cut = 0, hint = -1, victim
         cdef int order[53]
-        cdef uint64_t moves, key = 0
-        cdef Entry* e = NULL
+        cdef int gtop[53]
+        cdef int rel[4]
+        cdef int lrel[4]
+        cdef int hrel[4]
+        cdef int all_rel[4]
+        cdef int pw[52]
+        cdef int count[4]
+        cdef uint64_t ph[56]
+        cdef uint8_t r[4]
+        cdef uint64_t moves, merged, bits, key = 0, pat, nodes_before = self.nodes
+        cdef Entry* e
+        cdef Entry* bucket
+        cdef Directory* d = NULL
+        cdef int k, stored = 0, fresh = 0, low_used = 0, high_used = 0
+        cdef uint16_t packed
         self.nodes += 1
+        if self.nodes == HUGE_AFTER:  # a long search: huge pages from now on
+            tricks_huge(self.table, self.capacity * sizeof(Entry))
+            tricks_huge(self.directory, self.dir_capacity * sizeof(Directory))
+        for s in range(4):
+            rel[s] = NONE_RELEVANT
+            all_rel[s] = NONE_RELEVANT
+            lrel[s] = NONE_RELEVANT
+            hrel[s] = NONE_RELEVANT
         if clock_expired(&self.clock, self.nodes, 1023):
             self.stopped = STOP_TIME
         if self.stopped != STOP_NONE:
@@ -341,30 +493,77 @@ cdef class Search:
             for i in range(self.seats):
                 left += popcount(self.hand[i] | self.hole[i])
             if left == 0:
+                self.set_rel(rel)
                 return self.final_score()
+            if self.hearts and self.first:  # its lead is the lowest club: every rank matters
+                for s in range(4):
+                    rel[s] = 2
+            if self.hearts and self.features & F_POINT_BOUNDS:
+                low, high = self.heartburn_bounds()  # (they rest on no rank)
             if not self.hearts:  # Foresight: the seat ends with between its tricks and all the rest
                 base = self.tricks[self.target]
-                low, high = self.trump_bounds(base, left // self.seats)
-                low, high = self.cashing_bounds(low, high)
-            key = (self.relative_key() ^ self.rules_hash ^ self.zlead[self.leader] ^ self.ztarget[self.target]
-                   ^ self.summary()) | 1
-            e = &self.table[key & (self.capacity - 1)]
-            if e.key == key:
-                low = max(low, e.low + base)
-                high = min(high, e.high + base)
+                for s in range(4):
+                    self.low_thr[s] = self.high_thr[s] = NONE_RELEVANT
+                bl, bh = self.trump_bounds(base, left // self.seats)
+                low, high = self.cashing_bounds(bl, bh)
+                for s in range(4):
+                    lrel[s] = self.low_thr[s]
+                    hrel[s] = self.high_thr[s]
+            key = (mix64(self.shape(ph, pw, count) ^ self.rules_hash) ^ self.zlead[self.leader]
+                   ^ self.ztarget[self.target] ^ self.summary()) | 1
+            d = &self.directory[(key >> 20) & (self.dir_capacity - 1)]
+            for k in range(d.n if d.key == key else 0):
+                for s in range(4):
+                    r[s] = d.r[k] >> (4 * s) & 15
+                pat = self.pattern(ph, r)
+                e = self.find(key, pat)
+                if e == NULL:
+                    continue
+                bl = e.low + base if e.low > -INF else -INF
+                bh = e.high + base if e.high < INF else INF
+                if bl > low:  # the best lower bound so far: it rests on this entry's ranks alone
+                    low = bl
+                    for s in range(4):
+                        lrel[s] = pw[13 * s + e.r[s] - 1] if e.r[s] else NONE_RELEVANT
+                if bh < high:
+                    high = bh
+                    for s in range(4):
+                        hrel[s] = pw[13 * s + e.r[s] - 1] if e.r[s] else NONE_RELEVANT
+                if e.best >= 0:
+                    hint = e.best
+            # A bound that cuts is all the result rests on; one that narrows the window, or is
+            # stored, is part of it; one that does neither is left out (its ranks do not matter).
             if low >= beta or low == high:
+                for s in range(4):
+                    rel[s] = min(rel[s], lrel[s] if low >= beta else min(lrel[s], hrel[s]))
+                self.set_rel(rel)
                 return low
             if high <= alpha:
+                for s in range(4):
+                    rel[s] = min(rel[s], hrel[s])
+                self.set_rel(rel)
                 return high
+            low_used, high_used = low > alpha, high < beta
+            if not low_used:
+                low = -INF
+            if not high_used:
+                high = INF
             alpha, beta = max(alpha, low), min(beta, high)
+            stored = 1
         a, b = alpha, beta
         maximising = seat == self.target
         best = -INF if maximising else INF
         moves = self.reduced(seat, self.playable(seat))
+        merged = self.merged
+        bits = merged
+        while bits:
+            i = lowest(bits)
+            bits &= bits - 1
+            gtop[i] = self.group_top[i]
         n = self.ordered(seat, moves, order)
-        if e != NULL and e.key == key and e.best >= 0:  # the card that decided here last time first
+        if hint >= 0:  # the card that decided here last time first
             for i in range(1, n):
-                if order[i] == e.best:
+                if order[i] == hint:
                     order[0], order[i] = order[i], order[0]
                     break
         decided = order[0] if n else -1
@@ -372,44 +571,181 @@ cdef class Search:
             v = self.play_and_search(seat, order[i], a, b)
             if self.stopped != STOP_NONE:
                 return 0
+            c = order[i]
+            if merged >> c & 1 and self.rel[c // 13] <= POWER[gtop[c]] and POWER[c] < self.rel[c // 13]:
+                self.rel[c // 13] = POWER[c]
+            for s in range(4):
+                if self.rel[s] < all_rel[s]:
+                    all_rel[s] = self.rel[s]
             if maximising:
                 if v > best:
-                    best, decided = v, order[i]
+                    best, decided = v, c
                 if v > a:
                     a = v
             else:
                 if v < best:
-                    best, decided = v, order[i]
+                    best, decided = v, c
                 if v < b:
                     b = v
             if a >= b:
+                cut = 1
                 break
-        if e != NULL:
+        # cut off: the result rests on the last move (its relevance is in self.rel); else on all
+        for s in range(4):
+            if not cut and all_rel[s] < rel[s]:
+                rel[s] = all_rel[s]
+            elif cut and self.rel[s] < rel[s]:
+                rel[s] = self.rel[s]
+            if low_used and lrel[s] < rel[s]:
+                rel[s] = lrel[s]
+            if high_used and hrel[s] < rel[s]:
+                rel[s] = hrel[s]
+        if stored:
             if best >= beta:
                 low = max(low, best)
             elif best <= alpha:
                 high = min(high, best)
             else:
                 low = high = best
-            if e.key != key:
+            for s in range(4):
+                if not self.features & F_PARTITION:
+                    rel[s] = 2
+                r[s] = 0
+                while r[s] < count[s] and pw[13 * s + r[s]] >= rel[s]:
+                    r[s] += 1
+            pat = self.pattern(ph, r)
+            e = self.find(key, pat)  # the same class again: both bounds hold for all of it
+            if e != NULL:
+                bl = e.low + base if e.low > -INF else -INF
+                bh = e.high + base if e.high < INF else INF
+                low, high = max(low, bl), min(high, bh)
+            else:  # else an empty entry, else the one of least work
+                bucket = &self.table[mix64(key ^ pat) & (self.capacity - BUCKET)]
+                victim = 0
+                for j in range(BUCKET):
+                    if bucket[j].key == 0:
+                        victim = j
+                        break
+                    if bucket[j].work < bucket[victim].work:
+                        victim = j
+                e = &bucket[victim]
+                fresh = 1
+                packed = <uint16_t>(r[0] | r[1] << 4 | r[2] << 8 | r[3] << 12)
+                if d.key != key:  # the shape's directory (one shape a slot: the last one stored)
+                    d.key, d.n, d.next = key, 0, 0
+                for k in range(d.n):
+                    if d.r[k] == packed:
+                        break
+                else:
+                    if d.n < SHAPE_RS:
+                        d.r[d.n] = packed
+                        d.n += 1
+                    else:
+                        d.r[d.next] = packed
+                        d.next = (d.next + 1) % SHAPE_RS
                 if e.key == 0:
                     self.used += 1
                     if self.max_states and self.used >= self.max_states:
                         self.stopped = STOP_STATES
                 e.key = key
-            e.best = <int16_t>decided
+                e.pattern = pat
+                for s in range(4):
+                    e.r[s] = r[s]
+            # a move that cut off, or was best in an exact result; not where every move failed (the
+            # target's all below alpha, the others' all above beta): that "best" means little
+            if best > alpha if maximising else best < beta:
+                e.best = <int16_t>decided
+            elif fresh:
+                e.best = -1
+            e.work = <uint16_t>(64 - __builtin_clzll(self.nodes - nodes_before))
             e.low = <int16_t>max(-INF, low - base) if low > -INF else -INF
             e.high = <int16_t>min(INF, high - base) if high < INF else INF
+        self.set_rel(rel)
         return best
+
+    cdef inline Entry* find(self, uint64_t key, uint64_t pat) noexcept nogil:
+        cdef Entry* bucket = &self.table[mix64(key ^ pat) & (self.capacity - BUCKET)]
+        cdef int j
+        for j in range(BUCKET):
+            if bucket[j].key == key and bucket[j].pattern == pat:
+                return &bucket[j]
+        return NULL
+
+    cdef inline void set_rel(self, int* rel) noexcept nogil:
+        cdef int s
+        for s in range(4):
+            self.rel[s] = rel[s]
+
+    cdef (int, int) heartburn_bounds(self) noexcept nogil:
+        """Bounds on the target's Heartburn score at a trick boundary from the points still out
+        (H hearts, the Q♠ if out, the T♦ if out), which only cards' holders decide (so they need no
+        relevance). With no point card left the score is decided. Else, in a hand nobody shoots,
+        the score is 0 unless the target takes a heart or the Q♠, and then top - own: the top is
+        at most the best of the others now plus H + 13 (all of it to one of them) or else the
+        target's own (a score of 0), at least the best of the others now less 10 (the T♦); its own
+        at most its points now plus H + 13, at least its points now less 10. A target that can
+        still shoot (no one else took a heart or the Q♠) may score 26; when another still can, the
+        target may score 0."""
+        cdef uint64_t out = 0
+        cdef int s, h, q, d, top = -INF, own, hi, lo, moon_me = 1, moon_other = 0, took_bad, plus, t
+        for s in range(self.seats):
+            out |= self.hand[s] | self.hole[s]
+        if not out & POINTS:
+            return self.final_score(), self.final_score()
+        h = popcount(out & HEARTS)
+        q = <int>(out >> QS & 1)
+        d = <int>(out >> TD & 1)
+        own = self.points(self.target)
+        took_bad = self.hearts_taken[self.target] or self.queen_taken[self.target]
+        for s in range(self.seats):
+            if s != self.target:
+                if self.points(s) > top:
+                    top = self.points(s)
+                if self.hearts_taken[s] or self.queen_taken[s]:
+                    moon_me = 0
+                    # another seat may still shoot if it took every bad card taken so far
+                    moon_other = 1
+                    for t in range(self.seats):
+                        if t != s and (self.hearts_taken[t] or self.queen_taken[t]):
+                            moon_other = 0
+        if not took_bad:
+            for s in range(self.seats):
+                if self.hearts_taken[s] or self.queen_taken[s]:
+                    break
+            else:
+                moon_other = 1  # nobody took a bad card yet: anyone may still shoot
+        plus = h + 13 * q
+        hi = top + plus - (own - 10 * d)
+        if hi < 0:
+            hi = 0
+        if moon_me and hi < 26:
+            hi = 26
+        if took_bad and not moon_other:
+            lo = (top - 10 * d) - (own + plus)
+            if moon_me and lo > 26:
+                lo = 26
+            if lo < 0:
+                lo = 0
+        else:
+            lo = 0
+        return lo, hi
 
     cdef (int, int) trump_bounds(self, int base, int left) noexcept nogil:
         """Bounds on the target's final tricks from the trumps still out. A trump higher than
         every trump of the other side wins the trick it falls in, whenever that is. So each of the
         target's trumps above all the others' is a trick of its own (it plays one card a trick),
         and the others' trumps above all the target's give them at least one trick for every
-        (seats - 1) of them (they may have to drop several on one trick)."""
+        (seats - 1) of them (they may have to drop several on one trick).
+
+        Better for the target (F_TRUMP_MATCH): each of its trumps wins the trick it falls in unless
+        a higher trump falls in the same trick, and each of the others' trumps falls in one trick
+        only, so it beats at most one of the target's. The target's trumps that lose are matched,
+        one to one, to higher trumps of the others: at most a largest such matching of them (taken
+        greedily from the top: every trump of theirs seen so far is higher than the target's trump
+        at hand). All its trumps are played by the end, so the rest win a trick each."""
         cdef uint64_t mine, theirs
         cdef int s, c, p, best_mine = 0, best_theirs = 0, above_mine = 0, above_theirs = 0
+        cdef int free_theirs = 0, unmatched = 0, lowest_mine = 15
         if self.trump < 0:
             return base, base + left
         mine = (self.hand[self.target] | self.hole[self.target]) & self.suit_mask[self.trump]
@@ -421,6 +757,8 @@ cdef class Search:
             c = JOKER if p == 1 else self.trump * 13 + (0 if p == 14 else p - 1)
             if mine >> c & 1:
                 best_mine = p
+                if p < lowest_mine:
+                    lowest_mine = p
             if theirs >> c & 1:
                 best_theirs = p
         for p in range(1, 15):
@@ -429,16 +767,40 @@ cdef class Search:
                 above_theirs += 1
             if theirs >> c & 1 and p > best_mine:
                 above_mine += 1
+        if self.features & F_TRUMP_MATCH:
+            for p in range(14, 0, -1):
+                c = JOKER if p == 1 else self.trump * 13 + (0 if p == 14 else p - 1)
+                if theirs >> c & 1:
+                    free_theirs += 1
+                elif mine >> c & 1:
+                    if free_theirs:
+                        free_theirs -= 1
+                    else:
+                        unmatched += 1
+        # what the bounds rest on (besides how many trumps each side holds, and the Joker): the
+        # target's trumps above the others' top one, down to it; the matching, down to the
+        # target's lowest trump (the whole suit if that is the Joker); the others' trumps above
+        # the target's top one, down to it
+        if unmatched > above_theirs:
+            above_theirs = unmatched
+            self.low_thr[self.trump] = lowest_mine if lowest_mine > 1 else 2
+        elif above_theirs and best_theirs > 1:
+            self.low_thr[self.trump] = best_theirs
+        if above_mine and best_mine > 1:
+            self.high_thr[self.trump] = best_mine
         return base + above_theirs, base + left - (above_mine + self.seats - 2) // (self.seats - 1)
 
     cdef int top_run(self, uint64_t own, uint64_t other, int suit) noexcept nogil:
         """How many of ``own``'s cards of ``suit`` rank above every card of ``other`` in it."""
         cdef int p, c, run = 0
+        self.run_stop = NONE_RELEVANT  # no card of ``other`` in it: the count is all
         for p in range(14, 0, -1):
             c = (JOKER if suit == self.trump else -1) if p == 1 else suit * 13 + (0 if p == 14 else p - 1)
             if c < 0:
                 continue
             if other >> c & 1:
+                if p > 1:  # (the Joker, the lowest trump: again the count is all)
+                    self.run_stop = p
                 break
             if own >> c & 1:
                 run += 1
@@ -470,8 +832,11 @@ cdef class Search:
         others the cards of another, so the suits add up (a lower bound). One of the others on
         lead is sure of one such trick only: a partner may have to overtake it and take the lead
         away (an upper bound one below the tricks left)."""
-        cdef uint64_t target = self.hand[self.target] | self.hole[self.target], others = 0, own
+        cdef uint64_t target = self.hand[self.target] | self.hole[self.target], others = 0, own, rest
         cdef int s, suit, k, safe, quick = 0, left = 0
+        cdef int stop[4]
+        # (what a bound rests on goes to self.low_thr, self.high_thr: each run's count, down to the
+        # card that ends it)
         for s in range(self.seats):
             if s != self.target:
                 others |= self.hand[s] | self.hole[s]
@@ -480,19 +845,56 @@ cdef class Search:
         if self.leader == self.target:
             for suit in range(4):
                 k = self.top_run(target & self.suit_mask[suit], others & self.suit_mask[suit], suit)
+                stop[suit] = self.run_stop
                 for s in range(self.seats):
                     if k and s != self.target:
                         safe = self.safe_leads(s, suit, k)
                         k = safe if safe < k else k
                 quick += k
+                if not k:
+                    stop[suit] = NONE_RELEVANT
             if quick > left:
                 quick = left
-            return max(low, self.tricks[self.target] + quick), high
+            if self.tricks[self.target] + quick > low:
+                for suit in range(4):
+                    self.low_thr[suit] = min(self.low_thr[suit], stop[suit])
+                low = self.tricks[self.target] + quick
+            return low, high
         own = self.hand[self.leader] | self.hole[self.leader]
+        if self.features & F_THEIR_CASH:
+            # Another player on lead, with cards above those of everyone else (partners too) in a
+            # suit: led one after another they win, and the lead stays, as long as no one can
+            # trump them. A partner is never made to win a trick it need not win, and the target
+            # and the partners follow at least safe_leads of them, so the others together take
+            # that many tricks (suits add up as for the target): an upper bound on the target's.
+            rest = 0
+            for s in range(self.seats):
+                if s != self.leader:
+                    rest |= self.hand[s] | self.hole[s]
+            for suit in range(4):
+                k = self.top_run(own & self.suit_mask[suit], rest & self.suit_mask[suit], suit)
+                stop[suit] = self.run_stop
+                for s in range(self.seats):
+                    if k and s != self.leader:
+                        safe = self.safe_leads(s, suit, k)
+                        k = safe if safe < k else k
+                quick += k
+                if not k:
+                    stop[suit] = NONE_RELEVANT
+            if quick > 1:
+                if quick > left:
+                    quick = left
+                if self.tricks[self.target] + left - quick < high:
+                    for suit in range(4):
+                        self.high_thr[suit] = min(self.high_thr[suit], stop[suit])
+                    high = self.tricks[self.target] + left - quick
         for suit in range(4):
             if self.top_run(own & self.suit_mask[suit], target & self.suit_mask[suit], suit) \
                     and self.safe_leads(self.target, suit, 1):
-                return low, min(high, self.tricks[self.target] + left - 1)
+                if self.tricks[self.target] + left - 1 < high:
+                    self.high_thr[suit] = min(self.high_thr[suit], self.run_stop)
+                    high = self.tricks[self.target] + left - 1
+                return low, high
         return low, high
 
     cdef int strength(self, int card, int led) noexcept nogil:
@@ -526,6 +928,8 @@ cdef class Search:
                 tmp = order[i]
                 order[i] = order[n - 1 - i]
                 order[n - 1 - i] = tmp
+            if seat != self.target and self.features & F_ORDER and not self.hearts:
+                self.order_their_lead(seat, order, n)
             return n
         led = self.effective_suit(self.trick[0])
         for i in range(self.ntrick):
@@ -533,6 +937,14 @@ cdef class Search:
             if key > top:
                 top, top_seat = key, (self.leader + i) % self.seats
         mine = (top_seat == self.target) == (seat == self.target)
+        if seat != self.target and self.features & F_ORDER and not self.hearts \
+                and (self.target - self.leader) % self.seats > self.ntrick:
+            # the target still to play: a card of the others' is only safe if the target cannot
+            # beat it either; the lowest such card first, else the lowest
+            tbest = self.best_strength(self.target, led)
+            if tbest > top:
+                top = tbest
+                mine = 0
         for i in range(n):  # ascending power already; winners first when the side is not winning
             beats = self.strength(order[i], led) > top
             keys[i] = i + (0 if mine or beats else 100)
@@ -543,6 +955,62 @@ cdef class Search:
                 j -= 1
             keys[j + 1], order[j + 1] = key, c
         return n
+
+    cdef int best_strength(self, int seat, int led) noexcept nogil:
+        """The strongest card ``seat`` may play to a trick led in ``led`` (strength())."""
+        cdef uint64_t m = self.hand[seat] & self.suit_mask[led] if led >= 0 else 0
+        cdef int best = 0, c, v
+        if m:
+            m |= self.hole[seat] & self.back_mask[led]
+        else:
+            m = self.hand[seat] | self.hole[seat]
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            v = self.strength(c, led)
+            if v > best:
+                best = v
+        return best
+
+    cdef void order_their_lead(self, int seat, int* order, int n) noexcept nogil:
+        """The others' leads, best first for them (a stable sort): first the suits one of them
+        holds a card of above all the target's and the target must follow (or cannot trump),
+        last those the target can trump; within a suit, the leader's card that beats all the
+        target's highest first, else its lowest (a partner may win it)."""
+        cdef int i, j, c, x, tb, cb, s, key, ruff
+        cdef int keys[53]
+        cdef uint64_t theirs = 0, tall = self.hand[self.target] | self.hole[self.target]
+        for s in range(self.seats):
+            if s != self.target:
+                theirs |= self.hand[s] | self.hole[s]
+        for i in range(n):
+            c = order[i]
+            x = self.effective_suit(c)
+            if x < 0:
+                keys[i] = 300 + i
+                continue
+            tb = self.top_power(tall & self.suit_mask[x])
+            cb = self.top_power(theirs & self.suit_mask[x])
+            ruff = x != self.trump and self.trump >= 0 and not (self.hand[self.target] & self.suit_mask[x]) \
+                and (tall & self.suit_mask[self.trump]) != 0
+            key = 200 if ruff else (0 if cb > tb else 100)
+            keys[i] = key + (i if POWER[c] > tb else 60 - POWER[c])
+        for i in range(1, n):  # insertion sort on keys
+            key, c, j = keys[i], order[i], i - 1
+            while j >= 0 and keys[j] > key:
+                keys[j + 1], order[j + 1] = keys[j], order[j]
+                j -= 1
+            keys[j + 1], order[j + 1] = key, c
+
+    cdef inline int top_power(self, uint64_t m) noexcept nogil:
+        """The highest power among the cards of ``m`` (one suit, the Joker with the trumps), 0 if none."""
+        cdef int best = 0, c
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            if POWER[c] > best:
+                best = POWER[c]
+        return best
 
     cdef int play_and_search(self, int seat, int c, int alpha, int beta):
         cdef uint64_t bit = <uint64_t>1 << c
@@ -580,6 +1048,12 @@ cdef class Search:
             self.leader = winner
             self.first = 0
             v = self.search(alpha, beta)
+            t = saved_trick[w]  # won by rank against a card of its own suit: its rank mattered
+            if t != JOKER and POWER[t] < self.rel[t // 13]:
+                for i in range(self.seats):
+                    if i != w and self.effective_suit(saved_trick[i]) == self.effective_suit(t):
+                        self.rel[t // 13] = POWER[t]
+                        break
             self.leader = saved_leader
             self.first = saved_first
             for i in range(self.seats):

@@ -234,6 +234,44 @@ def test_the_kernel_equals_the_reference(game):
         assert sorted(moves) == sorted(m.card for m in st.legal_moves())
 
 
+def middle_games(game, count, per_seat=4):
+    """Seeded deals played at random to ``per_seat`` cards a seat, sometimes into a trick (3 to 6
+    players; Foresight under each trump and no trump in turn): deeper than endgames(), for the
+    kernel's cuts against each other."""
+    out = []
+    players = FORESIGHT.options["players"][1] if game is FORESIGHT else HEARTBURN.options["players"][1]
+    for seed in range(count):
+        n = players[seed % len(players)]
+        deal = game.new_deal(seed, {"players": n})
+        st = (game.initial_state(deal, trump=seed % 5 - 1, exchange=False) if game is FORESIGHT
+              else game.initial_state(deal))
+        rng = random.Random(seed)
+        keep = n * per_seat + (seed % n if seed % 3 == 0 else 0)
+        while st.cards_left() > keep:
+            st = st.play(rng.choice(st.legal_moves()))
+        out.append(st)
+    return out
+
+
+@pytest.mark.parametrize("game", [FORESIGHT, HEARTBURN], ids=["foresight", "heartburn"])
+def test_each_of_the_kernels_cuts_leaves_the_values_alone(game):
+    """Each cut, bound and ordering of ext/tricks.pyx (Search.features) switched off in turn, and
+    all of them: the same values as with all of them, on positions of four cards a seat."""
+    kernel = game.load_kernel()
+    if kernel is None:
+        pytest.skip("the kernel is not built (or SOLODECK_NO_EXTENSIONS=1)")
+    every = kernel.FEATURES_ALL
+    settings = {"none": 0, **{f"all but {name}": every & ~bit for name, bit in kernel.FEATURES.items()}}
+    for st in middle_games(game, 40):
+        full = KernelParanoid(kernel, Limits(memory_mb=32))
+        want = [full.value(st, seat) for seat in range(st.rules.seats)]
+        for label, features in settings.items():
+            solver = KernelParanoid(kernel, Limits(memory_mb=32))
+            solver.search.features = features
+            got = [solver.value(st, seat) for seat in range(st.rules.seats)]
+            assert got == want, f"{game.name}, {label}\n{st}"
+
+
 def test_search_moves_keep_one_of_each_equivalent_set_and_the_trick_matters():
     st = state(["9S 8S TS 2D", "JS 3D"], trump=H)
     assert sorted(str(m) for m in st.search_moves()) == ["2D", "8S"]  # 8-9-10: one card (the lowest); the 2D
