@@ -824,6 +824,24 @@ cdef class Search:
         n = popcount(self.hand[p] & self.suit_mask[suit])
         return n if n < k else k
 
+    cdef int cashing(self, int leader, uint64_t own, uint64_t rest, int* stop) noexcept nogil:
+        """The quick tricks of ``leader`` on lead with the cards ``own`` against ``rest``: per suit
+        its run of cards above all of rest's, cut to what every other seat follows safely
+        (safe_leads), summed over the suits. stop[suit]: the card that ends the counted run
+        (NONE_RELEVANT where the suit counts none), what a bound from it rests on."""
+        cdef int suit, s, k, safe, quick = 0
+        for suit in range(4):
+            k = self.top_run(own & self.suit_mask[suit], rest & self.suit_mask[suit], suit)
+            stop[suit] = self.run_stop
+            for s in range(self.seats):
+                if k and s != leader:
+                    safe = self.safe_leads(s, suit, k)
+                    k = safe if safe < k else k
+            quick += k
+            if not k:
+                stop[suit] = NONE_RELEVANT
+        return quick
+
     cdef (int, int) cashing_bounds(self, int low, int high) noexcept nogil:
         """Quick tricks of the side on lead. A card of the leader's above every card of the other
         side in its suit wins when led, unless the other side trumps it (safe_leads). The target,
@@ -833,7 +851,7 @@ cdef class Search:
         lead is sure of one such trick only: a partner may have to overtake it and take the lead
         away (an upper bound one below the tricks left)."""
         cdef uint64_t target = self.hand[self.target] | self.hole[self.target], others = 0, own, rest
-        cdef int s, suit, k, safe, quick = 0, left = 0
+        cdef int s, suit, quick = 0, left = 0
         cdef int stop[4]
         # (what a bound rests on goes to self.low_thr, self.high_thr: each run's count, down to the
         # card that ends it)
@@ -843,16 +861,7 @@ cdef class Search:
             left += popcount(self.hand[s] | self.hole[s])
         left //= self.seats
         if self.leader == self.target:
-            for suit in range(4):
-                k = self.top_run(target & self.suit_mask[suit], others & self.suit_mask[suit], suit)
-                stop[suit] = self.run_stop
-                for s in range(self.seats):
-                    if k and s != self.target:
-                        safe = self.safe_leads(s, suit, k)
-                        k = safe if safe < k else k
-                quick += k
-                if not k:
-                    stop[suit] = NONE_RELEVANT
+            quick = self.cashing(self.target, target, others, stop)
             if quick > left:
                 quick = left
             if self.tricks[self.target] + quick > low:
@@ -871,16 +880,7 @@ cdef class Search:
             for s in range(self.seats):
                 if s != self.leader:
                     rest |= self.hand[s] | self.hole[s]
-            for suit in range(4):
-                k = self.top_run(own & self.suit_mask[suit], rest & self.suit_mask[suit], suit)
-                stop[suit] = self.run_stop
-                for s in range(self.seats):
-                    if k and s != self.leader:
-                        safe = self.safe_leads(s, suit, k)
-                        k = safe if safe < k else k
-                quick += k
-                if not k:
-                    stop[suit] = NONE_RELEVANT
+            quick = self.cashing(self.leader, own, rest, stop)
             if quick > 1:
                 if quick > left:
                     quick = left
