@@ -575,3 +575,24 @@ def test_the_thinning_rule_does_not_look_at_the_unseen_order():
     for state in blind_endgames():
         choices = {thinning_move(twin) for twin in list(reorders(state))[:6]}
         assert len(choices) == 1
+
+
+def test_rollouts_play_the_thinning_rule_and_the_policy_keeps_to_it_on_ties():
+    """The blind policy's rollouts play thinning_move (Game.rollout_move), its own move is always
+    among the candidates, and among moves of equal sampled wins it comes first
+    (Game.rollout_keeps_rule): the policy leaves the rule only for more wins in the samples."""
+    from solodeck.games.friends_in_high_places import thinning_move
+    from solodeck.solvers.sampling import candidate_moves, estimated_rows
+
+    state = advance_chance(GAME.initial_state(GAME.new_deal(2)))
+    for _ in range(6):  # a few decisions of the thinning rule's own game, intrigues and influences
+        rule = thinning_move(state)
+        assert GAME.rollout_move(state) == rule
+        assert rule in candidate_moves(GAME, state)
+        rows = estimated_rows(GAME, state, 2)
+        valued = [r for r in rows if r["win_probability"] is not None]
+        best = valued[0]["win_probability"]
+        rule_row = next(r for r in valued if r["move"] == rule)
+        if rule_row["win_probability"] == best:
+            assert valued[0]["move"] == rule
+        state = advance_chance(state.play(rule))
