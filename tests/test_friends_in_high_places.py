@@ -596,3 +596,51 @@ def test_rollouts_play_the_thinning_rule_and_the_policy_keeps_to_it_on_ties():
         if rule_row["win_probability"] == best:
             assert valued[0]["move"] == rule
         state = advance_chance(state.play(rule))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_timed_plan_cut_changes_no_answer(seed):
+    """The kernel with its timed plan (Search.cuts, the default) and without it (cuts = 0: the
+    bounds before it) answer "a win by turn T?" alike, and say alike whether a line was cut for
+    lack of turns (what proves a deal unwinnable), on the last intrigues of the thinning rule's
+    game for T = the turn .. the turn + 6; and the cut never makes the search larger."""
+    from solodeck.games.friends_in_high_places import thinning_move
+
+    module = kernel()
+    options = {"lost-opportunities": seed % 2 == 1, "royal-family": seed % 4 >= 2}
+    state = advance_chance(GAME.initial_state(GAME.new_deal(seed, options)))
+    states = []
+    while state.outcome() is None:
+        if state.step == INTRIGUE:
+            states.append(state)
+        state = advance_chance(state.play(thinning_move(state)))
+    compared = 0
+    for state in states[-10::2]:
+        for extra in range(7):
+            answers, nodes = [], []
+            for cuts in (0, module.Search(0, False, False).cuts):
+                search = module.Search(state.seed, *state.options)
+                search.cuts = cuts
+                line, cut = search.within(*kernel_args(state), state.turn + extra)
+                answers.append((line is not None, cut if line is None else None))
+                nodes.append(search.nodes)
+            assert answers[0] == answers[1], (str(state), extra)
+            if not answers[0][0]:  # a refutation: the cut only ever removes nodes
+                assert nodes[1] <= nodes[0]
+            compared += 1
+    assert compared == 35
+
+
+def test_the_timed_plan_refutes_more_than_the_bounds_before_it():
+    """Seed 0, no option: no win by turn 10 (refuted both ways), with far fewer nodes with the
+    timed plan than without."""
+    module = kernel()
+    state = advance_chance(GAME.initial_state(GAME.new_deal(0)))
+    nodes = []
+    for cuts in (0, module.Search(0, False, False).cuts):
+        search = module.Search(state.seed, *state.options)
+        search.cuts = cuts
+        line, _cut = search.within(*kernel_args(state), 10)
+        assert line is None
+        nodes.append(search.nodes)
+    assert nodes[1] * 4 < nodes[0]
