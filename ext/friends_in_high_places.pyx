@@ -960,6 +960,9 @@ cdef class Search:
         cdef int b = self.bound(&n)
         if b != n.turn and b != NO_WIN:
             b = max(b, self.chain_bound(&n, NO_WIN))
+        if b != n.turn and b != NO_WIN and self.cuts & 1:  # no win by b in the timed plan: none by b
+            while b < n.turn + self.timed_depth and not self.timed_allows(&n, b):
+                b += 1
         return b
 
     def within(self, deck, discard, int shuffles, court_deck, court_discard, int court_shuffles, hand, court,
