@@ -217,8 +217,10 @@ cdef class Search:
     cdef public int stopped
     cdef public int order_mode
     cdef public int cuts         # 1: the timed plan (timed_allows); 2: no count bound (the timed plan
-                                 # implies it); 4: the timed plan before the chain bound. 0: the bounds
-                                 # before the timed plan, for the tests' comparisons
+                                 # implies it); 4: the timed plan before the chain bound; 16: no chain
+                                 # bound in the search (after the timed plan it cut no node in 960
+                                 # questions: the same nodes, 12% less time; bound_of keeps it).
+                                 # 0: the bounds before the timed plan, for the tests' comparisons
     cdef public int timed_depth  # the timed plan is tried with at most this many turns left
     cdef bint cut
     cdef Child line[MAXDEPTH]
@@ -236,7 +238,7 @@ cdef class Search:
         self.nodes = 0
         self.stopped = STOP_NONE
         self.order_mode = 1
-        self.cuts = 7
+        self.cuts = 23
         self.timed_depth = 64
         clock_restart(&self.clock, time_limit)
 
@@ -879,7 +881,8 @@ cdef class Search:
             elif not self.cuts & 2 and threshold - n.turn < 4 and not self.count_allows(n, threshold - n.turn):
                 b = threshold + 1
             else:
-                b = max(b, self.chain_bound(n, threshold))
+                if not self.cuts & 16:
+                    b = max(b, self.chain_bound(n, threshold))
                 if b <= threshold and not self.cuts & 2 and 4 <= threshold - n.turn < 6 \
                         and not self.count_allows(n, threshold - n.turn):
                     b = threshold + 1
