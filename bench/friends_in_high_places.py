@@ -6,7 +6,7 @@ a test).
 
 For each setting (no option, lost-opportunities, royal-family, both), on the seeds
 first..first+N-1: open mode (the search by whole turns: the compiled kernel, KernelSolver, when it
-is built), the blind policy (rollouts of the baseline in Python, ``--samples`` per move) on the
+is built), the blind policy (rollouts of the thinning rule in Python, ``--samples`` per move) on the
 same deals, and the baseline policy and the thinning rule (thinning_move, a second blind rule)
 on ``--baseline-deals`` deals. Win rates with Wilson 95%
 intervals (open: undecided deals counted both ways), time per deal, nodes per second, peak

@@ -234,9 +234,11 @@ class Game:
                                  # search (solvers/anytime.py), which needs State.heuristic()
     rollout_moves: int | None = None  # blind rollouts value only this many of search_moves() (best
                                  # first): for games with many moves and no compiled rollouts
+    rollout_keeps_rule: bool = False  # among moves of equal rollout wins, the rollout rule's own move
+                                 # first: the policy leaves the rule only for more wins in the samples
     blind_samples: int = 64      # the blind policy's samples per decision by default (rollouts per move; sampled
                                  # worlds in games with hidden faces, each world far dearer than a rollout)
-    blind_estimator: str | None = None  # beyond the exact tree: "rollouts" (the baseline over sampled draws) or
+    blind_estimator: str | None = None  # beyond the exact tree: "rollouts" (the rollout rule over sampled draws) or
                                  # "determinized" (sampled worlds solved open); None: determinized for games
                                  # with hidden faces, rollouts otherwise
     blind_exact_states: int | None = None  # the blind policy's exact attempt at a decision stores at
@@ -288,7 +290,7 @@ class Game:
         return None
 
     def fast_rollouts(self, state, samples: int, seed: int):
-        """[(move, wins, sum of winning scores)] of baseline rollouts in a kernel (the same draws
+        """[(move, wins, sum of winning scores)] of rollouts of ``rollout_move`` in a kernel (the same draws
         as solvers/sampling.py's), or None."""
         return None
 
@@ -318,6 +320,14 @@ class Game:
         """The baseline policy: a simple rule a person would use. Every game with a blind mode
         has one (rollouts play it)."""
         raise UnsupportedError(f"{self.name} has no baseline policy")
+
+    def rollout_move(self, state):
+        """The rule rollouts play after the move they value (solvers/sampling.py): the baseline by
+        default. A game whose baseline is far weaker than another rule of its own that is just as
+        blind (it sees only what the player sees) rolls out with that rule instead: the policy
+        built on rollouts is then a step of improvement over the stronger rule. A game's compiled
+        ``fast_rollouts`` must play this same rule."""
+        return self.baseline_move(state)
 
     def estimator(self) -> str:
         """How the blind policy estimates beyond the exact tree (``blind_estimator``)."""

@@ -421,7 +421,7 @@ def _solve_blind(args, game, deal) -> int:
         lo, hi = result.interval
         print(f"win probability: about {result.win_probability:.3f} (95% interval {lo:.3f}-{hi:.3f}, "
               f"{result.samples} rollouts per move; estimated: the exact tree is beyond the limits)")
-        print("  (rollouts: the move, then the baseline policy; a lower estimate of best blind play)")
+        print("  (rollouts: the move, then the game's rollout rule; a lower estimate of best blind play)")
     else:
         print(f"win probability: unknown (a limit stopped the search: {result.status})")
     if result.ranked:

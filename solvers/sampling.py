@@ -1,9 +1,10 @@
 """Blind mode beyond the exact frontier: Monte-Carlo rollouts, and the policies that play games.
 
 **The estimator.** Where the expectimax tree does not fit the limits, each legal move is valued
-by *rollouts*: the move, then the game's baseline policy to the end, over ``samples`` random
-draws of the unseen cards (each draw weighted by the composition, as a chance node is). The
-win fraction estimates P(win | this move, then the baseline policy), with a Wilson 95% interval.
+by *rollouts*: the move, then the game's rollout rule (``game.rollout_move``: its baseline unless
+the game names a stronger blind rule) to the end, over ``samples`` random draws of the unseen
+cards (each draw weighted by the composition, as a chance node is). The win fraction estimates
+P(win | this move, then the rollout rule), with a Wilson 95% interval.
 That is the value of a real blind strategy, so it estimates a *lower bound* on the move's exact
 blind value; the results say ``exact: false`` and give the sample count. Every move sees the
 same samples (sample i draws with the generator seeded ``seed + i``), so the comparison between
@@ -11,7 +12,7 @@ moves is sharper than the intervals alone suggest (common random numbers).
 
 **The policies** (``solodeck play``, the benchmarks): ``baseline`` is the game's simple rule
 (``game.baseline_move``); ``blind`` plays the exact expectimax move when the tree fits a small
-budget and the best rollout move otherwise: one step of policy improvement over the baseline
+budget and the best rollout move otherwise: one step of policy improvement over the rollout rule
 (Bertsekas' rollout algorithm), which never sees the order of the deck.
 """
 from __future__ import annotations
@@ -50,15 +51,21 @@ def play_out(game, state, rng: SplitMix64, choose):
 
 def candidate_moves(game, state) -> list:
     """The moves rollouts value: every legal move, or, for a game that sets ``rollout_moves``,
-    that many of search_moves() (one per distinct position, best first by the game's own order)."""
+    that many of search_moves() (one per distinct position, best first by the game's own order),
+    with the rollout rule's own move where the game keeps to it (``rollout_keeps_rule``)."""
     if game.rollout_moves is None:
         return state.legal_moves()
-    return state.search_moves()[:game.rollout_moves]
+    moves = state.search_moves()[:game.rollout_moves]
+    if game.rollout_keeps_rule:  # the rule's own move is always valued (Game.rollout_keeps_rule)
+        rule = game.rollout_move(state)
+        if rule is not None and rule not in moves:
+            moves.append(rule)
+    return moves
 
 
 def rollout_stats(game, state, samples: int, seed: int = 0) -> list:
     """[(move, wins, sum of winning scores, sum of losing scores)] for each candidate move of a
-    decision state: the move, then the baseline policy, over ``samples`` sampled draws (the
+    decision state: the move, then the rollout rule (Game.rollout_move), over ``samples`` sampled draws (the
     kernel's when it has one). The last sum only in games whose losses score (Game.scores_losses),
     where it breaks ties between moves."""
     stats = game.fast_rollouts(state, samples, seed)
@@ -68,8 +75,8 @@ def rollout_stats(game, state, samples: int, seed: int = 0) -> list:
     for move in candidate_moves(game, state):
         wins = total = lost_total = 0
         for i in range(samples):
-            final = play_out(game, state.play(move), SplitMix64(seed + i), game.baseline_move)
-            outcome = final.outcome() or final.stop_outcome()  # the baseline gave up: what it holds
+            final = play_out(game, state.play(move), SplitMix64(seed + i), game.rollout_move)
+            outcome = final.outcome() or final.stop_outcome()  # the rule gave up: what it holds
             if outcome is not None and outcome.won:
                 wins += 1
                 total += outcome.score or 0
@@ -81,16 +88,18 @@ def rollout_stats(game, state, samples: int, seed: int = 0) -> list:
 
 def estimated_rows(game, state, samples: int, seed: int = 0) -> list:
     """The estimator's ranked moves: dicts with move, win_probability, its interval, samples and
-    expected_score (on a win); best first (win fraction, then the winning scores, then the losing
-    scores, then the legal order). Moves
+    expected_score (on a win); best first (win fraction, then the rollout rule's own move where
+    Game.rollout_keeps_rule, then the winning scores, then the losing scores, then the legal order). Moves
     the rollouts passed over (Game.rollout_moves) follow with win_probability None."""
     rows = []
     sense = -1 if game.score_sense == "lower" else 1
+    # Game.rollout_keeps_rule: the rule's own move first among equal wins (then the scores)
+    rule = game.rollout_move(state) if game.rollout_keeps_rule else None
     for move, wins, total, *lost in rollout_stats(game, state, samples, seed):
         lo, hi = wilson_interval(wins, samples)
         rows.append({"move": move, "win_probability": wins / samples, "interval": [lo, hi],
                      "samples": samples, "expected_score": total / wins if wins else None,
-                     "exact": False, "_rank": (wins, sense * total, sense * sum(lost))})
+                     "exact": False, "_rank": (wins, move == rule, sense * total, sense * sum(lost))})
     rows.sort(key=lambda r: r["_rank"], reverse=True)  # stable: ties keep the legal order
     for r in rows:
         del r["_rank"]

@@ -575,3 +575,95 @@ def test_the_thinning_rule_does_not_look_at_the_unseen_order():
     for state in blind_endgames():
         choices = {thinning_move(twin) for twin in list(reorders(state))[:6]}
         assert len(choices) == 1
+
+
+def test_rollouts_play_the_thinning_rule_and_the_policy_keeps_to_it_on_ties():
+    """The blind policy's rollouts play thinning_move (Game.rollout_move), its own move is always
+    among the candidates, and among moves of equal sampled wins it comes first
+    (Game.rollout_keeps_rule): the policy leaves the rule only for more wins in the samples."""
+    from solodeck.games.friends_in_high_places import thinning_move
+    from solodeck.solvers.sampling import candidate_moves, estimated_rows
+
+    state = advance_chance(GAME.initial_state(GAME.new_deal(2)))
+    for _ in range(6):  # a few decisions of the thinning rule's own game, intrigues and influences
+        rule = thinning_move(state)
+        assert GAME.rollout_move(state) == rule
+        assert rule in candidate_moves(GAME, state)
+        rows = estimated_rows(GAME, state, 2)
+        valued = [r for r in rows if r["win_probability"] is not None]
+        best = valued[0]["win_probability"]
+        rule_row = next(r for r in valued if r["move"] == rule)
+        if rule_row["win_probability"] == best:
+            assert valued[0]["move"] == rule
+        state = advance_chance(state.play(rule))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_timed_plan_cut_changes_no_answer(seed):
+    """The kernel with its timed plan (Search.cuts, the default) and without it (cuts = 0: the
+    bounds before it) answer "a win by turn T?" alike, and say alike whether a line was cut for
+    lack of turns (what proves a deal unwinnable), on the last intrigues of the thinning rule's
+    game for T = the turn .. the turn + 6; and the cut never makes the search larger."""
+    from solodeck.games.friends_in_high_places import thinning_move
+
+    module = kernel()
+    options = {"lost-opportunities": seed % 2 == 1, "royal-family": seed % 4 >= 2}
+    state = advance_chance(GAME.initial_state(GAME.new_deal(seed, options)))
+    states = []
+    while state.outcome() is None:
+        if state.step == INTRIGUE:
+            states.append(state)
+        state = advance_chance(state.play(thinning_move(state)))
+    compared = 0
+    for state in states[-10::2]:
+        for extra in range(7):
+            answers, nodes = [], []
+            for cuts in (0, module.Search(0, False, False).cuts):
+                search = module.Search(state.seed, *state.options)
+                search.cuts = cuts
+                line, cut = search.within(*kernel_args(state), state.turn + extra)
+                answers.append((line is not None, cut if line is None else None))
+                nodes.append(search.nodes)
+            assert answers[0] == answers[1], (str(state), extra)
+            if not answers[0][0]:  # a refutation: the cut only ever removes nodes
+                assert nodes[1] <= nodes[0]
+            compared += 1
+    assert compared == 35
+
+
+def test_the_timed_plan_refutes_more_than_the_bounds_before_it():
+    """Seed 0, no option: no win by turn 10 (refuted both ways), with far fewer nodes with the
+    timed plan than without."""
+    module = kernel()
+    state = advance_chance(GAME.initial_state(GAME.new_deal(0)))
+    nodes = []
+    for cuts in (0, module.Search(0, False, False).cuts):
+        search = module.Search(state.seed, *state.options)
+        search.cuts = cuts
+        line, _cut = search.within(*kernel_args(state), 10)
+        assert line is None
+        nodes.append(search.nodes)
+    assert nodes[1] * 4 < nodes[0]
+
+
+def test_the_kernels_bound_with_the_timed_plan_never_passes_a_win():
+    """bound_of (with the timed plan: the first turn it allows) is never after a win that replays:
+    the thinning rule's game, and the kernel's first win, on 24 seeded deals in the four settings;
+    and it is never below the bound without the timed plan."""
+    from solodeck.games.friends_in_high_places import thinning_move
+
+    module = kernel()
+    for seed in range(24):
+        options = {"lost-opportunities": seed % 2 == 1, "royal-family": seed % 4 >= 2}
+        start = advance_chance(GAME.initial_state(GAME.new_deal(seed, options)))
+        search, plain = module.Search(start.seed, *start.options), module.Search(start.seed, *start.options)
+        plain.cuts = 0
+        bound = search.bound_of(*kernel_args(start))
+        assert bound >= plain.bound_of(*kernel_args(start))
+        state = start
+        while state.outcome() is None:
+            state = advance_chance(state.play(thinning_move(state)))
+        if state.outcome().won:
+            assert bound <= state.outcome().score
+        line, _cut = search.within(*kernel_args(start), 64)
+        assert line is not None and bound <= start.turn + len(line) - 1

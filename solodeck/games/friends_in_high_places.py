@@ -531,6 +531,8 @@ class FriendsInHighPlaces(Game):
     score_sense = "lower"
     modes = ("open", "blind")
     blind_samples = 4  # rollouts per move: a rollout plays the rest of the game in Python (~10 ms)
+    rollout_moves = 16  # search_moves(): one per distinct result (at most 10 intrigues, 5 influences)
+    rollout_keeps_rule = True  # the policy leaves the thinning rule only for more wins in the samples
     options = {"lost-opportunities": (False, (False, True)), "royal-family": (False, (False, True))}
     piles = {"player": "the player's 7 cards (A♣ A♥ A♠ A♦ 2♣ 3♣ 4♣), top first",
              "court": "the other 39 cards, top first"}
@@ -607,6 +609,13 @@ class FriendsInHighPlaces(Game):
         others = sorted((c for c in state.court if c != target and c != KING_OF_DIAMONDS), key=rank)
         return Move("remove", tuple(sorted(others[:2])))
 
+    def rollout_move(self, state):
+        """Rollouts play the thinning rule (thinning_move), not the baseline: both are blind (they
+        see the hand, the court and how many cards the player owns), but the baseline never wins
+        (0 of 1,000 deals a setting) and the thinning rule wins 96-99%. The blind policy is then
+        one step of improvement over the thinning rule."""
+        return thinning_move(state)
+
 
 def thinning_move(state):
     """A second simple rule, which thins the deck (what the open search's wins do): at the
@@ -615,7 +624,9 @@ def thinning_move(state):
     the one after which the best court card the hand can take is highest; among those, remove
     the lowest hand card (aces lowest) while the player keeps at least 4 cards after this turn's
     purchase and has more than 4, else the two lowest court cards. It sees only the hand, the
-    court and how many cards the player owns: a blind policy."""
+    court and how many cards the player owns: a blind policy. (Which cards pay never matters: the
+    hand is discarded at the end of the turn; the fewest, then the first in order, as in
+    search_moves().)"""
     if state.step == INFLUENCE:
         king = state.king_takable()
         if king is not None:
@@ -623,7 +634,8 @@ def thinning_move(state):
         acquire = [m for m in state.legal_moves() if m.kind == "acquire"]
         if not acquire:
             return PASS
-        return max(acquire, key=lambda m: (SPHERE[suit(m.target)], value(m.target), -len(m.cards), m.cards))
+        target = max(acquire, key=lambda m: (SPHERE[suit(m.target)], value(m.target))).target
+        return min((m for m in acquire if m.target == target), key=lambda m: (len(m.cards), m.cards))
     owned = len(state.player_cards())
     rank = lambda c: -1 if is_ace(c) else SPHERE[suit(c)] * 16 + value(c)
 
