@@ -12,7 +12,7 @@
 # different histories share it. Shapes and patterns are 64-bit hashes: two positions are taken as
 # one only if both agree in all 64 bits.
 
-from libc.stdint cimport uint64_t, int16_t, uint8_t, uint16_t
+from libc.stdint cimport uint64_t, int16_t, uint8_t, uint16_t, int8_t
 
 cdef extern from *:
     """
@@ -70,9 +70,11 @@ DEF F_DESCEND = 4          # value(): Foresight's null-window tests from the top
 DEF F_PARTITION = 8        # table entries for every position alike in the cards that mattered
 DEF F_POINT_BOUNDS = 16    # heartburn_bounds: the score from the points still out
 DEF F_ORDER = 32           # ordered(): the others' leads, and their cards before the target's
-FEATURES_ALL = F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER
+DEF F_SHAPE_HINT = 64      # Search.search: with no entry's card, the card of the shape's last search
+FEATURES_ALL = F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT
 FEATURES = {"trump_match": F_TRUMP_MATCH, "their_cash": F_THEIR_CASH, "descend": F_DESCEND,
-            "partition": F_PARTITION, "point_bounds": F_POINT_BOUNDS, "order": F_ORDER}
+            "partition": F_PARTITION, "point_bounds": F_POINT_BOUNDS, "order": F_ORDER,
+            "shape_hint": F_SHAPE_HINT}
 DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
 DEF HUGE_AFTER = 2000000   # nodes (of one Search, every call) before it asks for huge pages
 DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
@@ -106,6 +108,8 @@ ctypedef struct Directory:
     uint16_t r[SHAPE_RS]  # the relevance vectors (4 bits a suit) of its entries (a table entry
     uint16_t n        # of a shape is found by trying each: its slot hashes the shape and pattern)
     uint16_t next     # the one to replace when full
+    int8_t hint_suit  # the card that decided the shape's last search stored with a card (as a suit,
+    int8_t hint_rank  # and how many of the mover's moves of that suit lie above it in bit order), or -1
 
 
 cdef inline int popcount(uint64_t x) noexcept nogil:
@@ -566,6 +570,22 @@ cdef class Search:
                 if order[i] == hint:
                     order[0], order[i] = order[i], order[0]
                     break
+        if hint < 0 and d != NULL and d.key == key and d.hint_suit >= 0 and self.features & F_SHAPE_HINT:
+            # no entry of this class knows a card (its cards differ below the ranks that mattered,
+            # or it was never searched): the card in the same place as the one that decided the
+            # shape's last search, first (an order only: the value cannot change). The search's
+            # waste is mostly the others' leads tried before one that refutes.
+            bits = moves & self.suit_mask[d.hint_suit]
+            k = popcount(bits) - 1 - d.hint_rank
+            while bits and k > 0:
+                bits &= bits - 1
+                k -= 1
+            if bits and k == 0:
+                c = lowest(bits)
+                for i in range(1, n):
+                    if order[i] == c:
+                        order[0], order[i] = order[i], order[0]
+                        break
         decided = order[0] if n else -1
         for i in range(n):
             v = self.play_and_search(seat, order[i], a, b)
@@ -633,6 +653,7 @@ cdef class Search:
                 packed = <uint16_t>(r[0] | r[1] << 4 | r[2] << 8 | r[3] << 12)
                 if d.key != key:  # the shape's directory (one shape a slot: the last one stored)
                     d.key, d.n, d.next = key, 0, 0
+                    d.hint_suit = -1
                 for k in range(d.n):
                     if d.r[k] == packed:
                         break
@@ -655,6 +676,12 @@ cdef class Search:
             # target's all below alpha, the others' all above beta): that "best" means little
             if best > alpha if maximising else best < beta:
                 e.best = <int16_t>decided
+                if decided >= 0 and d.key == key:
+                    k = self.effective_suit(decided)  # (-1: the Joker without trumps, no hint)
+                    d.hint_suit = <int8_t>k
+                    if k >= 0:
+                        bits = moves & self.suit_mask[k] & ~((<uint64_t>2 << decided) - 1)
+                        d.hint_rank = <int8_t>popcount(bits)
             elif fresh:
                 e.best = -1
             e.work = <uint16_t>(64 - __builtin_clzll(self.nodes - nodes_before))
