@@ -109,7 +109,7 @@ ctypedef struct Directory:
     uint16_t n        # of a shape is found by trying each: its slot hashes the shape and pattern)
     uint16_t next     # the one to replace when full
     int8_t hint_suit  # the card that decided the shape's last search stored with a card (as a suit,
-    int8_t hint_rank  # and how many of the mover's moves of that suit lie above it in bit order), or -1
+    int8_t hint_rank  # and how many of the mover's moves of that suit rank above it), or -1
 
 
 cdef inline int popcount(uint64_t x) noexcept nogil:
@@ -575,13 +575,14 @@ cdef class Search:
             # or it was never searched): the card in the same place as the one that decided the
             # shape's last search, first (an order only: the value cannot change). The search's
             # waste is mostly the others' leads tried before one that refutes.
-            bits = moves & self.suit_mask[d.hint_suit]
+            bits = self.by_power(moves, d.hint_suit)
             k = popcount(bits) - 1 - d.hint_rank
             while bits and k > 0:
                 bits &= bits - 1
                 k -= 1
             if bits and k == 0:
-                c = lowest(bits)
+                k = lowest(bits)  # a power - 1
+                c = (JOKER if k == 0 else d.hint_suit * 13 + (0 if k == 13 else k))
                 for i in range(1, n):
                     if order[i] == c:
                         order[0], order[i] = order[i], order[0]
@@ -680,7 +681,7 @@ cdef class Search:
                     k = self.effective_suit(decided)  # (-1: the Joker without trumps, no hint)
                     d.hint_suit = <int8_t>k
                     if k >= 0:
-                        bits = moves & self.suit_mask[k] & ~((<uint64_t>2 << decided) - 1)
+                        bits = self.by_power(moves, k) & ~((<uint64_t>2 << (POWER[decided] - 1)) - 1)
                         d.hint_rank = <int8_t>popcount(bits)
             elif fresh:
                 e.best = -1
@@ -689,6 +690,15 @@ cdef class Search:
             e.high = <int16_t>min(INF, high - base) if high < INF else INF
         self.set_rel(rel)
         return best
+
+    cdef inline uint64_t by_power(self, uint64_t m, int suit) noexcept nogil:
+        """The cards of ``m`` in ``suit`` (the Joker with the trumps) as a mask of powers: bit
+        power - 1 (the Joker bit 0, the 2 bit 1, ..., the Ace bit 13)."""
+        cdef uint64_t b = m >> (13 * suit) & 0x1FFF
+        b = (b >> 1 | (b & 1) << 12) << 1
+        if suit == self.trump and m >> JOKER & 1:
+            b |= 1
+        return b
 
     cdef inline Entry* find(self, uint64_t key, uint64_t pat) noexcept nogil:
         cdef Entry* bucket = &self.table[mix64(key ^ pat) & (self.capacity - BUCKET)]
