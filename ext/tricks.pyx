@@ -119,6 +119,17 @@ cdef inline int popcount(uint64_t x) noexcept nogil:
 cdef inline int lowest(uint64_t x) noexcept nogil:
     return __builtin_ctzll(x)
 
+cdef inline void sort_by_keys(int* order, int* keys, int n) noexcept nogil:
+    """Sort ``order`` by ``keys`` (both reordered), ties kept in place: an insertion sort, for a
+    dozen moves at most."""
+    cdef int i, j, key, c
+    for i in range(1, n):
+        key, c, j = keys[i], order[i], i - 1
+        while j >= 0 and keys[j] > key:
+            keys[j + 1], order[j + 1] = keys[j], order[j]
+            j -= 1
+        keys[j + 1], order[j + 1] = key, c
+
 
 cdef class Search:
     """``value(...)``: the paranoid value of ``seat`` at a position given as TrickState's fields,
@@ -985,12 +996,7 @@ cdef class Search:
         for i in range(n):  # ascending power already; winners first when the side is not winning
             beats = self.strength(order[i], led) > top
             keys[i] = i + (0 if mine or beats else 100)
-        for i in range(1, n):  # insertion sort on keys
-            key, c, j = keys[i], order[i], i - 1
-            while j >= 0 and keys[j] > key:
-                keys[j + 1], order[j + 1] = keys[j], order[j]
-                j -= 1
-            keys[j + 1], order[j + 1] = key, c
+        sort_by_keys(order, keys, n)
         return n
 
     cdef int best_strength(self, int seat, int led) noexcept nogil:
@@ -1032,12 +1038,7 @@ cdef class Search:
                 and (tall & self.suit_mask[self.trump]) != 0
             key = 200 if ruff else (0 if cb > tb else 100)
             keys[i] = key + (i if POWER[c] > tb else 60 - POWER[c])
-        for i in range(1, n):  # insertion sort on keys
-            key, c, j = keys[i], order[i], i - 1
-            while j >= 0 and keys[j] > key:
-                keys[j + 1], order[j + 1] = keys[j], order[j]
-                j -= 1
-            keys[j + 1], order[j + 1] = key, c
+        sort_by_keys(order, keys, n)
 
     cdef inline int top_power(self, uint64_t m) noexcept nogil:
         """The highest power among the cards of ``m`` (one suit, the Joker with the trumps), 0 if none."""
