@@ -602,6 +602,11 @@ class RoundSolver:
             rounds = self._beam(state, width)
             if rounds is not None:
                 return self._moves(state, rounds)
+        return self._deepen(state)
+
+    def _deepen(self, state):
+        """Look for a win within B rounds for B = the fewest cards that could reach K♦, then one
+        round more each time, up to every round the deck allows: a winning line, or None."""
         full = state.rounds_left()
         shortest = max(1, math.ceil(nearest(state.points, state.distance) - 1e-9))
         for budget in range(min(shortest, full), full + 1):
@@ -824,14 +829,9 @@ class KernelSolver(RoundSolver):
             rounds = self._kernel_beam(state, width)
             if rounds is not None:
                 return self._moves(state, rounds)
-        full = state.rounds_left()
         if self.deepening:
-            shortest = max(1, math.ceil(nearest(state.points, state.distance) - 1e-9))
-            for budget in range(min(shortest, full), full + 1):
-                rounds = self._mid(state, budget)
-                if rounds is not None:
-                    return self._moves(state, rounds)
-            return None
+            return self._deepen(state)
+        full = state.rounds_left()
         probe = self.first_probe
         while True:  # probes in turn with each order of the children, the table shared, each pass twice as long
             for order in self.orders:
@@ -862,9 +862,12 @@ class KernelSolver(RoundSolver):
         return self._finish_round(state, rest)
 
     def _call(self, call, *args):
+        """A kernel search: a probe's end raises _ProbeEnd, a limit SearchStopped; the nodes counted."""
         try:
             return call(*args)
         except self.kernel_module.Stopped:
+            if self.search.stopped == self.kernel_module.PROBE_STOP:
+                raise _ProbeEnd() from None
             raise SearchStopped(StopReason.from_code(self.search.stopped)) from None
         finally:
             self.nodes = self._nodes_before + self.search.nodes
@@ -872,14 +875,7 @@ class KernelSolver(RoundSolver):
     def _round(self, deck, shuffles, path, points, extra, budget):
         if budget <= 0:
             return None
-        try:
-            found = self.search.round(list(deck), shuffles, [value(c) for c in path], extra, budget)
-        except self.kernel_module.Stopped:
-            if self.search.stopped == self.kernel_module.PROBE_STOP:
-                raise _ProbeEnd() from None
-            raise SearchStopped(StopReason.from_code(self.search.stopped)) from None
-        finally:
-            self.nodes = self._nodes_before + self.search.nodes
+        found = self._call(self.search.round, list(deck), shuffles, [value(c) for c in path], extra, budget)
         return self.search.line() if found else None
 
 
