@@ -33,6 +33,7 @@ cdef enum:
     MAXDEPTH = 64
     CHECK_EVERY = 1023
     MAX_CHILDREN = 64
+    MAX_RESHUFFLES = 16   # the court reshuffles whose places king_turns keeps
 
 cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
 cdef uint64_t STREAM_STEP = 0xD1B54A32D192ED03ULL
@@ -220,11 +221,15 @@ cdef class Search:
                                  # implies it); 4: the timed plan before the chain bound; 16: no chain
                                  # bound in the search (after the timed plan it cut no node in 960
                                  # questions: the same nodes, 12% less time; bound_of keeps it).
+                                 # 32: the K♦'s turns after a court reshuffle (king_turns).
                                  # 0: the bounds before the timed plan, for the tests' comparisons
     cdef public int timed_depth  # the timed plan is tried with at most this many turns left
     cdef bint cut
     cdef Child line[MAXDEPTH]
     cdef int line_len
+    cdef int8_t place[MAX_RESHUFFLES][48][48]  # shuffled_place's answers
+    cdef bint place_done[MAX_RESHUFFLES][48]
+    cdef uint64_t king_mask                     # the timed plan's king_turns
 
     def __cinit__(self, seed, bint lost_opportunities, bint royal_family, double memory_mb=1024.0,
                   double time_limit=0.0, long long max_states=0):
@@ -238,7 +243,7 @@ cdef class Search:
         self.nodes = 0
         self.stopped = STOP_NONE
         self.order_mode = 1
-        self.cuts = 23
+        self.cuts = 55
         self.timed_depth = 64
         clock_restart(&self.clock, time_limit)
 
@@ -294,38 +299,26 @@ cdef class Search:
         return first_cards(n.deck + i, n.dn - i, 4)
 
     cdef int bound(self, Node* n) noexcept nogil:
-        """The fewest turns still possible (a lower bound; "How the solver plays it")."""
+        """The fewest turns still possible (a lower bound; "How the solver plays it"): the first
+        turn at which the K♦ can be in the court (king_turns after the next court reshuffle) and
+        a hand can take it (the known hands before the next player reshuffle, after it what the
+        cards owned allow)."""
         cdef int t = n.turn
         cdef int rp = t + 1 + n.dn // 4   # the turn of the next player reshuffle
         cdef int rc = t + 1 + n.cn // 4   # ... and of the next court reshuffle
-        cdef int kt, w, p, r, top, s
-        cdef bint known = False
-        cdef uint64_t owned
+        cdef int kt = -1, tau, r, top, s, p
+        cdef bint here, have_mask = False
+        cdef uint64_t owned, mask = 0
         if n.court >> KD & 1:
             if can_take(n.hand, KD, self.royal):
                 return t
-            kt = rc
-        elif n.cdis >> KD & 1:
-            kt = rc
-        else:
-            p = -1
-            for w in range(n.cn):
-                if n.cdeck[w] == KD:
-                    p = w
+        elif not n.cdis >> KD & 1:
+            for p in range(n.cn):
+                if n.cdeck[p] == KD:
+                    kt = t + 1 + p // 4
                     break
-            if p < 0:
+            if kt < 0:
                 return NO_WIN
-            kt = t + 1 + p // 4
-            known = True
-        w = kt
-        if known and kt < rp:
-            if can_take(self.hand_at(n, kt), KD, self.royal):
-                return kt
-            w = rc if kt < rc else kt + 1
-        while w < rp and not can_take(self.hand_at(n, w), KD, self.royal):
-            w += 1
-        if w < rp:
-            return w
         # from the next player reshuffle on the hands are not known: what the cards allow
         owned = n.hand | n.pdis
         for p in range(n.dn):
@@ -343,9 +336,94 @@ cdef class Search:
                 r = rp + 1 if self.royal else min(rp + 1, max(rp, t + 3))
             else:
                 r = rp + 2
-        if known and kt >= rp and r > kt:  # the K♦ comes at kt; after it, only past a court reshuffle
-            w = rc if kt < rc else kt + 1
-        return max(w, r)
+        for tau in range(t + 1, t + MAXDEPTH):
+            if tau < rc:
+                here = tau == kt
+            else:
+                if not have_mask:
+                    mask, have_mask = self.king_turns(n, rc) if self.cuts & 32 else ~0ULL, True
+                    if not mask:
+                        return NO_WIN
+                here = tau - rc >= 63 or (mask >> (tau - rc)) & 1 != 0
+            if here and (can_take(self.hand_at(n, tau), KD, self.royal) if tau < rp else tau >= r):
+                return tau
+        return NO_WIN
+
+    # -- the K♦ after the court reshuffle ----------------------------------------------------
+    cdef int shuffled_place(self, int k, int size, int rank) noexcept nogil:
+        """Where the court's k-th reshuffle puts the rank-th lowest of ``size`` cards: its draws
+        depend only on the seed, k and the size (shuffle_into), never on which cards they are."""
+        cdef int8_t order[48]
+        cdef int i, j
+        cdef int8_t x
+        cdef uint64_t st
+        if k >= MAX_RESHUFFLES:  # kept for the first ones only (a game sees a few)
+            k = MAX_RESHUFFLES - 1
+            self.place_done[k][size] = False
+        if not self.place_done[k][size]:
+            for i in range(size):
+                order[i] = i
+            st = self.seed + <uint64_t>(2 * k) * STREAM_STEP
+            for i in range(size - 1, 0, -1):
+                j = below(&st, i + 1)
+                x = order[i]
+                order[i] = order[j]
+                order[j] = x
+            for i in range(size):
+                self.place[k][size][order[i]] = i
+            self.place_done[k][size] = True
+        return self.place[k][size][rank]
+
+    cdef uint64_t king_turns(self, Node* n, int rc) noexcept nogil:
+        """The turns from rc, the next court reshuffle, at which the K♦ may be in the court: bit i
+        for turn rc + i, bit 63 for every later turn too (0: the game is lost at rc whatever
+        the player does).
+
+        The reshuffle puts the k-th lowest of N shuffled cards at a place that depends on k and N
+        only: shuffle_into's draws depend on the count, not on the cards. N and the K♦'s k are
+        fixed by how many court cards below and above the K♦ (in the canonical order) leave the
+        game, removed or acquired, before rc: at most 3 of each turn's 4 (two removed, one
+        acquired). With lo and hi a turn's cards below and above it, a turn's a <= lo, b <= hi,
+        a + b <= 3, and the sums (A, B) over the turns are exactly the A <= sum min(lo, 3), B <=
+        sum min(hi, 3), A + B <= sum min(lo + hi, 3) (the sum of polymatroids is the polymatroid
+        of the summed ranks, integer points included). The courts before rc are known (dealt
+        from the court deck). The K♦ is in the shuffled pile (from the discards, the court now
+        or the court of a turn before rc) or among the cards left in the deck, drawn first at
+        rc. After its place in the new deck, it comes back no sooner than the reshuffle after,
+        at rc + (the new deck's size) // 4."""
+        cdef int t = n.turn, tau, l, h, A, B, size, rank, place, deck, turn
+        cdef int lo = 0, hi = 0, la = 0, lb = 0, ls = 0, left = n.cn % 4
+        cdef uint64_t court, below_kd = (1ULL << KD) - 1, mask = 0, kd = 1ULL << KD
+        cdef bint shuffled = not first_cards(n.cdeck + n.cn - left, left, left) & kd
+        for tau in range(t, rc):
+            court = self.court_at(n, tau) & ~kd
+            l = popcount(court & below_kd)
+            h = popcount(court) - l
+            lo += l
+            hi += h
+            la += min(l, 3)
+            lb += min(h, 3)
+            ls += min(l + h, 3)
+        for A in range(la + 1):
+            for B in range(min(lb, ls - A) + 1):
+                size = popcount(n.cdis & ~kd) + lo + hi - A - B + shuffled
+                rank = popcount(n.cdis & below_kd) + lo - A
+                deck = left + size
+                if shuffled:
+                    place = self.shuffled_place(n.cs + 1, size, rank)
+                    if self.lost:  # the first shuffled card turned: the K♦ to the bottom, else out
+                        if place == 0:
+                            place = size - 1
+                        else:
+                            place -= 1
+                            deck -= 1
+                    turn = (left + place) // 4
+                else:  # the K♦ is among the cards left, drawn at rc
+                    deck -= self.lost
+                    turn = 0
+                if deck >= 4:  # else the game is lost at rc
+                    mask |= 1ULL << turn | ~0ULL << (deck // 4)
+        return mask
 
     # -- the chain bound ---------------------------------------------------------------------
     cdef inline int court_time(self, Node* n, int y, int tau, int rc, int* ty) noexcept nogil:
@@ -661,7 +739,7 @@ cdef class Search:
         if tau < rc:
             here = (self.court_at(n, tau) >> KD & 1) != 0
         else:
-            here = True  # in play (timed_allows): from rc on it may come up at any turn
+            here = tau - rc >= 63 or (self.king_mask >> (tau - rc)) & 1 != 0
         if here:
             if known:
                 if can_take(hand, KD, self.royal):
@@ -745,6 +823,7 @@ cdef class Search:
             avail |= 1ULL << n.cdeck[i]
         if not avail >> KD & 1:
             return False
+        self.king_mask = ~0ULL if rc > T or not self.cuts & 32 else self.king_turns(n, rc)
         return self.plan_from(n, t, T, rp, rc, usable, 0, avail & ~(1ULL << KD), popcount(usable), rp)
 
     # -- the table ---------------------------------------------------------------------------
@@ -967,6 +1046,14 @@ cdef class Search:
             while b < n.turn + self.timed_depth and not self.timed_allows(&n, b):
                 b += 1
         return b
+
+    def king_turns_of(self, deck, discard, int shuffles, court_deck, court_discard, int court_shuffles, hand,
+                      court, int turn):
+        """(rc, mask): the turn of the next court reshuffle and king_turns' mask (bit i: the K♦
+        may be in the court at turn rc + i; bit 63: at every later turn too)."""
+        cdef Node n = self.make(deck, discard, shuffles, court_deck, court_discard, court_shuffles, hand, court, turn)
+        cdef int rc = n.turn + 1 + n.cn // 4
+        return rc, self.king_turns(&n, rc)
 
     def within(self, deck, discard, int shuffles, court_deck, court_discard, int court_shuffles, hand, court,
                int turn, int threshold):

@@ -466,6 +466,35 @@ def test_the_kernel_can_take_is_the_references():
     assert agree == 3000
 
 
+def test_the_kernels_king_turns_hold_every_turn_the_king_of_diamonds_is_dealt():
+    """king_turns (the turns after the next court reshuffle at which the K♦ may be in the court,
+    from the counts of cards each turn can take out of the game) against random games of the
+    reference in all four settings: whenever the K♦ is dealt to the court at or after that
+    reshuffle, the mask allows that turn; and it is a real restriction (most masks miss turns)."""
+    import random
+
+    module = kernel()
+    rng = random.Random(5)
+    checked = narrowed = 0
+    for seed in range(60):
+        options = {"lost-opportunities": seed % 2 == 1, "royal-family": seed % 4 >= 2}
+        state = advance_chance(GAME.initial_state(GAME.new_deal(seed, options)))
+        masks = []  # (rc, mask) of every intrigue so far with the K♦ still in play
+        while state.outcome() is None:
+            if state.step == INTRIGUE:
+                for rc, mask in masks:
+                    if state.turn >= rc and card("KD") in state.court:
+                        assert state.turn - rc >= 63 or mask >> (state.turn - rc) & 1, (seed, rc, bin(mask))
+                        checked += 1
+                search = module.Search(state.seed, *state.options)
+                rc, mask = search.king_turns_of(*kernel_args(state))
+                masks.append((rc, mask))
+                narrowed += (mask & ((1 << 8) - 1)) != (1 << 8) - 1
+            moves = [m for m in state.legal_moves() if card("KD") not in getattr(m, "cards", ())]
+            state = advance_chance(state.play(rng.choice(moves)))
+    assert checked > 1000 and narrowed > 100
+
+
 def winning_line_states(seed, options):
     """The intrigues along the kernel's first win by turn 64 of a seeded deal, the line replayed
     under the reference engine (its last state wins)."""
