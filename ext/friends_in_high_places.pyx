@@ -16,7 +16,7 @@ left; a failure with nothing cut below it is stored as lost whatever the turns (
 
 Cards are solodeck.cards' ints (suit * 13 + value - 1; suits S, H, D, C); sets are 64-bit masks.
 """
-from libc.stdint cimport int8_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 
 from shared cimport (STOP_NONE, STOP_STATES, STOP_TIME, Clock, capacity_for, clock_expired,
@@ -98,6 +98,8 @@ cdef inline int popcount(uint64_t x) noexcept nogil:
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_clzll(unsigned long long) nogil
+    int __builtin_ctz(unsigned int) nogil
 
 
 cdef inline int suit_sum(uint64_t cards, int s) noexcept nogil:
@@ -128,13 +130,13 @@ cdef inline bint can_take(uint64_t hand, int target, bint royal) noexcept nogil:
 
 cdef inline int top_sum(uint64_t cards, int s, int k) noexcept nogil:
     """The total of the k highest non-ace cards of suit s among ``cards``."""
+    cdef uint64_t m = (cards & NONACE[s]) >> (13 * s)
     cdef int total = 0, v
-    for v in range(12, 0, -1):
-        if k == 0:
-            break
-        if cards >> (13 * s + v) & 1:
-            total += v + 1
-            k -= 1
+    while m and k:
+        v = 63 - __builtin_clzll(m)
+        total += v + 1
+        m &= ~(1ULL << v)
+        k -= 1
     return total
 
 
@@ -298,11 +300,11 @@ cdef class Search:
         cdef int i = 4 * (turn - n.turn - 1)
         return first_cards(n.deck + i, n.dn - i, 4)
 
-    cdef int bound(self, Node* n) noexcept nogil:
+    cdef int bound(self, Node* n, int limit) noexcept nogil:
         """The fewest turns still possible (a lower bound; "How the solver plays it"): the first
         turn at which the K♦ can be in the court (king_turns after the next court reshuffle) and
         a hand can take it (the known hands before the next player reshuffle, after it what the
-        cards owned allow)."""
+        cards owned allow). Turns after ``limit`` are not looked at: limit + 1 then."""
         cdef int t = n.turn
         cdef int rp = t + 1 + n.dn // 4   # the turn of the next player reshuffle
         cdef int rc = t + 1 + n.cn // 4   # ... and of the next court reshuffle
@@ -337,6 +339,8 @@ cdef class Search:
             else:
                 r = rp + 2
         for tau in range(t + 1, t + MAXDEPTH):
+            if tau > limit:
+                return tau
             if tau < rc:
                 here = tau == kt
             else:
@@ -374,6 +378,41 @@ cdef class Search:
             self.place_done[k][size] = True
         return self.place[k][size][rank]
 
+    cdef uint32_t drop_options(self, uint64_t court, uint64_t hand, bint known) noexcept nogil:
+        """How many of ``court`` (the K♦ left out) a turn can take out of the game: bit 4a + b for
+        a cards below the K♦ (in the canonical order) and b above it. Two removed, with or
+        without one acquired; one acquired (a hand card removed); none. With the hand ``known``
+        only the cards it can take (after removing a hand card, for the one acquired alone),
+        else any."""
+        cdef int8_t cs[4]
+        cdef bint full[4]
+        cdef int nc = 0, i, j, k, x, a
+        cdef uint64_t m = court, rest
+        cdef uint32_t opts = 1
+        cdef bint ok
+        while m:
+            cs[nc] = __builtin_ctzll(m)
+            full[nc] = not known or can_take(hand, cs[nc], False)
+            nc += 1
+            m &= m - 1
+        for k in range(nc):
+            ok = not known
+            rest = hand if full[k] else 0  # a hand card fewer takes no more
+            while rest and not ok:
+                x = __builtin_ctzll(rest)
+                rest &= rest - 1
+                ok = can_take(hand & ~(1ULL << x), cs[k], False)
+            if ok:
+                opts |= 1U << (4 if cs[k] < KD else 1)
+        for i in range(nc):
+            for j in range(i + 1, nc):
+                a = (cs[i] < KD) + (cs[j] < KD)
+                opts |= 1U << (4 * a + 2 - a)
+                for k in range(nc):
+                    if k != i and k != j and full[k]:
+                        opts |= 1U << (4 * a + 2 - a + (4 if cs[k] < KD else 1))
+        return opts
+
     cdef uint64_t king_turns(self, Node* n, int rc) noexcept nogil:
         """The turns from rc, the next court reshuffle, at which the K♦ may be in the court: bit i
         for turn rc + i, bit 63 for every later turn too (0: the game is lost at rc whatever
@@ -382,30 +421,44 @@ cdef class Search:
         The reshuffle puts the k-th lowest of N shuffled cards at a place that depends on k and N
         only: shuffle_into's draws depend on the count, not on the cards. N and the K♦'s k are
         fixed by how many court cards below and above the K♦ (in the canonical order) leave the
-        game, removed or acquired, before rc: at most 3 of each turn's 4 (two removed, one
-        acquired). With lo and hi a turn's cards below and above it, a turn's a <= lo, b <= hi,
-        a + b <= 3, and the sums (A, B) over the turns are exactly the A <= sum min(lo, 3), B <=
-        sum min(hi, 3), A + B <= sum min(lo + hi, 3) (the sum of polymatroids is the polymatroid
-        of the summed ranks, integer points included). The courts before rc are known (dealt
-        from the court deck). The K♦ is in the shuffled pile (from the discards, the court now
-        or the court of a turn before rc) or among the cards left in the deck, drawn first at
-        rc. After its place in the new deck, it comes back no sooner than the reshuffle after,
-        at rc + (the new deck's size) // 4."""
-        cdef int t = n.turn, tau, l, h, A, B, size, rank, place, deck, turn
-        cdef int lo = 0, hi = 0, la = 0, lb = 0, ls = 0, left = n.cn % 4
-        cdef uint64_t court, below_kd = (1ULL << KD) - 1, mask = 0, kd = 1ULL << KD
+        game, removed or acquired, before rc: the sums (A, B) of each turn's (a, b) in
+        drop_options. The courts before rc are known (dealt from the court deck), and so are
+        the hands before the next player reshuffle (dealt from the deck). The K♦ is in the
+        shuffled pile (from the discards, the court now or the court of a turn before rc) or
+        among the cards left in the deck, drawn first at rc. After its place in the new deck it
+        comes back no sooner than the reshuffle after, at rc + (the new deck's size) // 4."""
+        cdef int t = n.turn, tau, A, B, a, b, size, rank, place, deck, turn, top = 0
+        cdef int rp = t + 1 + n.dn // 4
+        cdef int lo = 0, hi = 0, left = n.cn % 4
+        cdef uint64_t court, hand, below_kd = (1ULL << KD) - 1, mask = 0, kd = 1ULL << KD, m
+        cdef uint64_t sums[48]   # sums[A]: bit B when (A, B) can be taken out
+        cdef uint64_t nxt[48]
+        cdef uint32_t opts, o
         cdef bint shuffled = not first_cards(n.cdeck + n.cn - left, left, left) & kd
+        sums[0] = 1
         for tau in range(t, rc):
             court = self.court_at(n, tau) & ~kd
-            l = popcount(court & below_kd)
-            h = popcount(court) - l
-            lo += l
-            hi += h
-            la += min(l, 3)
-            lb += min(h, 3)
-            ls += min(l + h, 3)
-        for A in range(la + 1):
-            for B in range(min(lb, ls - A) + 1):
+            lo += popcount(court & below_kd)
+            hi += popcount(court & ~below_kd)
+            hand = n.hand if tau == t else (self.hand_at(n, tau) if tau < rp else 0)
+            opts = self.drop_options(court, hand, tau < rp)
+            for A in range(top + 4):
+                nxt[A] = 0
+            for A in range(top + 1):
+                if sums[A]:
+                    o = opts
+                    while o:
+                        a = __builtin_ctz(o)
+                        o &= o - 1
+                        nxt[A + a // 4] |= sums[A] << (a % 4)
+            top += 3
+            for A in range(top + 1):
+                sums[A] = nxt[A]
+        for A in range(top + 1):
+            m = sums[A]
+            while m:
+                B = __builtin_ctzll(m)
+                m &= m - 1
                 size = popcount(n.cdis & ~kd) + lo + hi - A - B + shuffled
                 rank = popcount(n.cdis & below_kd) + lo - A
                 deck = left + size
@@ -726,8 +779,8 @@ cdef class Search:
         reshuffle), ``pending`` the cards bought since (in the discards until ``reshuffle``, the
         turn of the next player reshuffle), ``avail`` the court cards in play not bought (never
         the K♦), ``owned`` the fewest cards the player can own at this turn."""
-        cdef uint64_t hand = 0, court, m, best
-        cdef int c, s, v, r
+        cdef uint64_t hand = 0, court, m, best, useful
+        cdef int c, s, v, r, reshuffles
         cdef bint known = tau < rp, here, ok
         if tau == reshuffle:  # the discards come back; the next reshuffle after floor(owned / 4) turns
             usable |= pending
@@ -748,8 +801,22 @@ cdef class Search:
                 return True
         if tau >= T:
             return False
+        # a card bought now is in a hand after the next player reshuffle, so it can help only
+        # through as many reshuffles as come by T (at most one a turn after the next): a diamond
+        # or a spade takes the K♦ after one, a heart buys a spade, a club a heart (royal family:
+        # a spade buys a diamond); with none left, nothing bought or passed changes a hand by T
+        reshuffles = 0 if reshuffle > T else T - reshuffle + 1
+        if reshuffles == 0:
+            return self.plan_from(n, tau + 1, T, rp, rc, usable, pending, avail, owned, reshuffle)
+        useful = avail & (SUITMASK[DIAMONDS] | (SUITMASK[SPADES] if not self.royal else 0))
+        if reshuffles >= 2:
+            useful |= avail & (SUITMASK[SPADES] | (SUITMASK[HEARTS] if not self.royal else 0))
+        if reshuffles >= 3:
+            useful |= avail & (SUITMASK[HEARTS] | (SUITMASK[CLUBS] if not self.royal else 0))
+        if reshuffles >= 4:
+            useful = avail
         if tau < rc:  # the court is known: any card of it the hand can take
-            court = self.court_at(n, tau) & avail
+            court = self.court_at(n, tau) & useful
             m = court
             best = 0
             while m:
@@ -764,16 +831,15 @@ cdef class Search:
         else:  # any card in play: per suit the highest the hand can take
             best = 0
             for s in range(4):
-                r = 0 if known else self.plan_reach(n, tau, rp, usable, s, False)
-                for v in range(12, 0, -1):
-                    c = 13 * s + v
-                    if known:
-                        ok = can_take(hand, c, False)
-                    else:
-                        ok = r >= v + 1
-                    if avail >> c & 1 and ok:
-                        best |= 1ULL << c
+                m = useful >> (13 * s) & 0x1FFE  # bit v: the card of value v + 1 (no ace)
+                if not known:  # worth v + 1 <= what the hand reaches
+                    m &= (1ULL << min(13, self.plan_reach(n, tau, rp, usable, s, False))) - 1
+                while m:
+                    v = 63 - __builtin_clzll(m)
+                    if not known or can_take(hand, 13 * s + v, False):
+                        best |= 1ULL << (13 * s + v)
                         break
+                    m &= ~(1ULL << v)
         # a pass (the player owns one card fewer after removing a hand card) can matter only
         # where it may make a later reshuffle sooner: with 8 or more cards
         if not best or owned >= 8:
@@ -952,7 +1018,7 @@ cdef class Search:
         if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
             self.stopped = STOP_TIME
             return -1
-        b = self.bound(n)
+        b = self.bound(n, threshold)
         if b <= threshold and b != n.turn:  # the dearer bounds, the cheapest first
             if self.cuts & 4 and self.cuts & 1 and threshold - n.turn <= self.timed_depth \
                     and not self.timed_allows(n, threshold):
@@ -1039,7 +1105,7 @@ cdef class Search:
                  int turn):
         """The kernel's lower bound on the turn of the win (NO_WIN: 10000) at an intrigue."""
         cdef Node n = self.make(deck, discard, shuffles, court_deck, court_discard, court_shuffles, hand, court, turn)
-        cdef int b = self.bound(&n)
+        cdef int b = self.bound(&n, NO_WIN)
         if b != n.turn and b != NO_WIN:
             b = max(b, self.chain_bound(&n, NO_WIN))
         if b != n.turn and b != NO_WIN and self.cuts & 1:  # no win by b in the timed plan: none by b
