@@ -33,7 +33,7 @@ cdef enum:
     MAXDEPTH = 64
     CHECK_EVERY = 1023
     MAX_CHILDREN = 64
-    MAX_RESHUFFLES = 16   # the court reshuffles whose places king_turns keeps
+    MAX_STREAMS = 130     # the reshuffle streams whose permutations are kept (64 turns: < 130)
 
 cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
 cdef uint64_t STREAM_STEP = 0xD1B54A32D192ED03ULL
@@ -171,24 +171,6 @@ cdef inline uint64_t below(uint64_t* s, uint64_t n) noexcept nogil:
             return x % n
 
 
-cdef inline int shuffle_into(int8_t* out, uint64_t cards, uint64_t seed, uint64_t stream) noexcept nogil:
-    """solodeck.shuffle.shuffled(sorted cards, seed, stream) written to ``out``; its length."""
-    cdef int n = 0, i, j
-    cdef int8_t t
-    cdef uint64_t m = cards
-    cdef uint64_t st = seed + stream * STREAM_STEP
-    while m:
-        out[n] = __builtin_ctzll(m)
-        n += 1
-        m &= m - 1
-    for i in range(n - 1, 0, -1):
-        j = below(&st, i + 1)
-        t = out[i]
-        out[i] = out[j]
-        out[j] = t
-    return n
-
-
 cdef inline uint64_t first_cards(int8_t* pile, int n, int k) noexcept nogil:
     cdef uint64_t m = 0
     cdef int i
@@ -229,9 +211,11 @@ cdef class Search:
     cdef bint cut
     cdef Child line[MAXDEPTH]
     cdef int line_len
-    cdef int8_t place[MAX_RESHUFFLES][48][48]  # shuffled_place's answers
-    cdef bint place_done[MAX_RESHUFFLES][48]
-    cdef uint64_t king_mask                     # the timed plan's king_turns
+    cdef int8_t* perm      # [stream][size][i]: the canonical index a reshuffle of size cards puts at i
+    cdef int8_t* place     # [stream][size][k]: where it puts the canonical k-th (the inverse)
+    cdef uint8_t* perm_done
+    cdef uint64_t king_mask                     # king_turns of the node ...
+    cdef bint king_known                        # ... when bound computed it (the timed plan reuses it)
 
     def __cinit__(self, seed, bint lost_opportunities, bint royal_family, double memory_mb=1024.0,
                   double time_limit=0.0, long long max_states=0):
@@ -240,6 +224,9 @@ cdef class Search:
         self.max_capacity = capacity_for(memory_mb, sizeof(Entry), 1 << 16)
         self.capacity = min(1 << 16, self.max_capacity)
         self.table = <Entry*>calloc(self.capacity, sizeof(Entry))
+        self.perm = <int8_t*>calloc(MAX_STREAMS * 48 * 48, 1)
+        self.place = <int8_t*>calloc(MAX_STREAMS * 48 * 48, 1)
+        self.perm_done = <uint8_t*>calloc(MAX_STREAMS * 48, 1)
         self.used = 0
         self.max_states = max_states
         self.nodes = 0
@@ -251,6 +238,9 @@ cdef class Search:
 
     def __dealloc__(self):
         free(self.table)
+        free(self.perm)
+        free(self.place)
+        free(self.perm_done)
 
     @property
     def stored(self):
@@ -269,7 +259,7 @@ cdef class Search:
             if n.dn + popcount(n.pdis) < 4:
                 return False
             n.ps += 1
-            n.dn += shuffle_into(n.deck + n.dn, n.pdis, self.seed, 2 * n.ps - 1)
+            n.dn += self.shuffle(n.deck + n.dn, n.pdis, 2 * n.ps - 1)
             n.pdis = 0
         n.hand = first_cards(n.deck, n.dn, 4)
         pop_front(n.deck, &n.dn, 4)
@@ -278,7 +268,7 @@ cdef class Search:
                 return False
             n.cs += 1
             k = n.cn
-            n.cn += shuffle_into(n.cdeck + n.cn, n.cdis, self.seed, 2 * n.cs)
+            n.cn += self.shuffle(n.cdeck + n.cn, n.cdis, 2 * n.cs)
             n.cdis = 0
             if self.lost:  # the first card of the shuffled pile: the K♦ to the bottom, else out
                 first = n.cdeck[k]
@@ -311,6 +301,7 @@ cdef class Search:
         cdef int kt = -1, tau, r, top, s, p
         cdef bint here, have_mask = False
         cdef uint64_t owned, mask = 0
+        self.king_known = False
         if n.court >> KD & 1:
             if can_take(n.hand, KD, self.royal):
                 return t
@@ -346,6 +337,7 @@ cdef class Search:
             else:
                 if not have_mask:
                     mask, have_mask = self.king_turns(n, rc) if self.cuts & 32 else ~0ULL, True
+                    self.king_mask, self.king_known = mask, True
                     if not mask:
                         return NO_WIN
                 here = tau - rc >= 63 or (mask >> (tau - rc)) & 1 != 0
@@ -353,30 +345,55 @@ cdef class Search:
                 return tau
         return NO_WIN
 
-    # -- the K♦ after the court reshuffle ----------------------------------------------------
-    cdef int shuffled_place(self, int k, int size, int rank) noexcept nogil:
-        """Where the court's k-th reshuffle puts the rank-th lowest of ``size`` cards: its draws
-        depend only on the seed, k and the size (shuffle_into), never on which cards they are."""
-        cdef int8_t order[48]
-        cdef int i, j
+    # -- the seeded reshuffle, one permutation per stream and size ---------------------------
+    cdef int8_t* permutation(self, int stream, int size) noexcept nogil:
+        """solodeck.shuffle's Fisher-Yates of ``size`` cards on ``stream``, as the canonical
+        index put at each place (perm) and the place of each canonical index (place): its
+        draws depend only on the seed, the stream and the size, never on which cards they are.
+        Kept for the streams below MAX_STREAMS (row MAX_STREAMS - 1 is redone for the others)."""
+        cdef int i, j, row
         cdef int8_t x
+        cdef int8_t* order
         cdef uint64_t st
-        if k >= MAX_RESHUFFLES:  # kept for the first ones only (a game sees a few)
-            k = MAX_RESHUFFLES - 1
-            self.place_done[k][size] = False
-        if not self.place_done[k][size]:
+        row = stream
+        if row >= MAX_STREAMS - 1:
+            row = MAX_STREAMS - 1
+            self.perm_done[row * 48 + size] = False
+        order = self.perm + (row * 48 + size) * 48
+        if not self.perm_done[row * 48 + size]:
             for i in range(size):
                 order[i] = i
-            st = self.seed + <uint64_t>(2 * k) * STREAM_STEP
+            st = self.seed + <uint64_t>stream * STREAM_STEP
             for i in range(size - 1, 0, -1):
                 j = below(&st, i + 1)
                 x = order[i]
                 order[i] = order[j]
                 order[j] = x
             for i in range(size):
-                self.place[k][size][order[i]] = i
-            self.place_done[k][size] = True
-        return self.place[k][size][rank]
+                self.place[(row * 48 + size) * 48 + order[i]] = i
+            self.perm_done[row * 48 + size] = True
+        return order
+
+    cdef int shuffle(self, int8_t* out, uint64_t cards, int stream) noexcept nogil:
+        """solodeck.shuffle.shuffled(sorted cards, seed, stream) written to ``out``; the count."""
+        cdef int8_t canonical[48]
+        cdef int n = 0, i
+        cdef int8_t* order
+        while cards:
+            canonical[n] = __builtin_ctzll(cards)
+            n += 1
+            cards &= cards - 1
+        order = self.permutation(stream, n)
+        for i in range(n):
+            out[i] = canonical[order[i]]
+        return n
+
+    # -- the K♦ after the court reshuffle ----------------------------------------------------
+    cdef inline int shuffled_place(self, int k, int size, int rank) noexcept nogil:
+        """Where the court's k-th reshuffle (stream 2k) puts the rank-th lowest of ``size`` cards."""
+        cdef int row = min(2 * k, MAX_STREAMS - 1)
+        self.permutation(2 * k, size)
+        return self.place[(row * 48 + size) * 48 + rank]
 
     cdef uint32_t drop_options(self, uint64_t court, uint64_t hand, bint known) noexcept nogil:
         """How many of ``court`` (the K♦ left out) a turn can take out of the game: bit 4a + b for
@@ -419,7 +436,7 @@ cdef class Search:
         the player does).
 
         The reshuffle puts the k-th lowest of N shuffled cards at a place that depends on k and N
-        only: shuffle_into's draws depend on the count, not on the cards. N and the K♦'s k are
+        only: the shuffle's draws depend on the count, not on the cards (permutation). N and the K♦'s k are
         fixed by how many court cards below and above the K♦ (in the canonical order) leave the
         game, removed or acquired, before rc: the sums (A, B) of each turn's (a, b) in
         drop_options. The courts before rc are known (dealt from the court deck), and so are
@@ -889,7 +906,10 @@ cdef class Search:
             avail |= 1ULL << n.cdeck[i]
         if not avail >> KD & 1:
             return False
-        self.king_mask = ~0ULL if rc > T or not self.cuts & 32 else self.king_turns(n, rc)
+        if rc > T or not self.cuts & 32:
+            self.king_mask = ~0ULL
+        elif not self.king_known:  # (bound, just before on the same node, may have it)
+            self.king_mask = self.king_turns(n, rc)
         return self.plan_from(n, t, T, rp, rc, usable, 0, avail & ~(1ULL << KD), popcount(usable), rp)
 
     # -- the table ---------------------------------------------------------------------------
