@@ -171,6 +171,13 @@ cdef inline uint64_t below(uint64_t* s, uint64_t n) noexcept nogil:
             return x % n
 
 
+cdef inline uint64_t turns_to(int k) noexcept nogil:
+    """Bits 0 .. k (none below 0, all from 63 on)."""
+    if k < 0:
+        return 0
+    return ~0ULL if k >= 63 else (2ULL << k) - 1
+
+
 cdef inline uint64_t first_cards(int8_t* pile, int n, int k) noexcept nogil:
     cdef uint64_t m = 0
     cdef int i
@@ -336,7 +343,7 @@ cdef class Search:
                 here = tau == kt
             else:
                 if not have_mask:
-                    mask, have_mask = self.king_turns(n, rc) if self.cuts & 32 else ~0ULL, True
+                    mask, have_mask = self.king_turns(n, rc, turns_to(limit - rc)) if self.cuts & 32 else ~0ULL, True
                     self.king_mask, self.king_known = mask, True
                     if not mask:
                         return NO_WIN
@@ -430,7 +437,7 @@ cdef class Search:
                         opts |= 1U << (4 * a + 2 - a + (4 if cs[k] < KD else 1))
         return opts
 
-    cdef uint64_t king_turns(self, Node* n, int rc) noexcept nogil:
+    cdef uint64_t king_turns(self, Node* n, int rc, uint64_t want) noexcept nogil:
         """The turns from rc, the next court reshuffle, at which the K♦ may be in the court: bit i
         for turn rc + i, bit 63 for every later turn too (0: the game is lost at rc whatever
         the player does).
@@ -443,7 +450,8 @@ cdef class Search:
         the hands before the next player reshuffle (dealt from the deck). The K♦ is in the
         shuffled pile (from the discards, the court now or the court of a turn before rc) or
         among the cards left in the deck, drawn first at rc. After its place in the new deck it
-        comes back no sooner than the reshuffle after, at rc + (the new deck's size) // 4."""
+        comes back no sooner than the reshuffle after, at rc + (the new deck's size) // 4. It
+        stops once every turn of ``want`` is in: the bits beyond it may then be missing."""
         cdef int t = n.turn, tau, A, B, a, b, size, rank, place, deck, turn, top = 0
         cdef int rp = t + 1 + n.dn // 4
         cdef int lo = 0, hi = 0, left = n.cn % 4
@@ -493,6 +501,8 @@ cdef class Search:
                     turn = 0
                 if deck >= 4:  # else the game is lost at rc
                     mask |= 1ULL << turn | ~0ULL << (deck // 4)
+                    if mask & want == want:
+                        return mask
         return mask
 
     # -- the chain bound ---------------------------------------------------------------------
@@ -809,6 +819,8 @@ cdef class Search:
         if tau < rc:
             here = (self.court_at(n, tau) >> KD & 1) != 0
         else:
+            if tau - rc < 63 and not (self.king_mask >> (tau - rc)) & turns_to(T - tau):
+                return False  # the K♦ is not in the court again by T
             here = tau - rc >= 63 or (self.king_mask >> (tau - rc)) & 1 != 0
         if here:
             if known:
@@ -909,7 +921,7 @@ cdef class Search:
         if rc > T or not self.cuts & 32:
             self.king_mask = ~0ULL
         elif not self.king_known:  # (bound, just before on the same node, may have it)
-            self.king_mask = self.king_turns(n, rc)
+            self.king_mask = self.king_turns(n, rc, turns_to(T - rc))
         return self.plan_from(n, t, T, rp, rc, usable, 0, avail & ~(1ULL << KD), popcount(usable), rp)
 
     # -- the table ---------------------------------------------------------------------------
@@ -1139,7 +1151,7 @@ cdef class Search:
         may be in the court at turn rc + i; bit 63: at every later turn too)."""
         cdef Node n = self.make(deck, discard, shuffles, court_deck, court_discard, court_shuffles, hand, court, turn)
         cdef int rc = n.turn + 1 + n.cn // 4
-        return rc, self.king_turns(&n, rc)
+        return rc, self.king_turns(&n, rc, ~0ULL)
 
     def within(self, deck, discard, int shuffles, court_deck, court_discard, int court_shuffles, hand, court,
                int turn, int threshold):
