@@ -2,6 +2,7 @@
 proven, or unwinnable) within a time limit, in the four option settings (a script, not a test).
 
     python bench/friends_in_high_places_proofs.py [--time-limit 10] [--first-seed 0] [--deals 20]
+                                                  [--settings "no option,both"]
                                                   [--out results/friends-in-high-places/proofs-10s.jsonl]
 
 One process, one deal at a time: KernelSolver (GAME.fast_solver) at the limit; a row per deal
@@ -28,10 +29,19 @@ def main():
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument("--settings", default=",".join(name for name, _ in SETTINGS),
+                        help="the option settings to run, comma-separated (default: all four)")
     parser.add_argument("--out", default=None, help="write the rows here (JSON lines)")
     args = parser.parse_args()
     rows = []
+    chosen = [s.strip() for s in args.settings.split(",")]
+    unknown = [s for s in chosen if s not in dict(SETTINGS)]
+    if unknown:
+        parser.error(f"--settings: unknown {', '.join(unknown)} (expected some of: "
+                     f"{', '.join(name for name, _ in SETTINGS)})")
     for name, options in SETTINGS:
+        if name not in chosen:
+            continue
         mine = []
         for seed in range(args.first_seed, args.first_seed + args.deals):
             solver = GAME.fast_solver(Limits(time_limit=args.time_limit, memory_mb=512))
