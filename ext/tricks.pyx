@@ -71,10 +71,12 @@ DEF F_PARTITION = 8        # table entries for every position alike in the cards
 DEF F_POINT_BOUNDS = 16    # heartburn_bounds: the score from the points still out
 DEF F_ORDER = 32           # ordered(): the others' leads, and their cards before the target's
 DEF F_SHAPE_HINT = 64      # Search.search: with no entry's card, the card of the shape's last search
-FEATURES_ALL = F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT
+DEF F_TRICK_SURE = 128     # trick_decided(): in a trick, the target's win or loss of it already sure
+FEATURES_ALL = F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT | F_TRICK_SURE
+DEF NO_BOUND = -INF - 1
 FEATURES = {"trump_match": F_TRUMP_MATCH, "their_cash": F_THEIR_CASH, "descend": F_DESCEND,
             "partition": F_PARTITION, "point_bounds": F_POINT_BOUNDS, "order": F_ORDER,
-            "shape_hint": F_SHAPE_HINT}
+            "shape_hint": F_SHAPE_HINT, "trick_sure": F_TRICK_SURE}
 DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
 DEF HUGE_AFTER = 2000000   # nodes (of one Search, every call) before it asks for huge pages
 DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
@@ -501,6 +503,10 @@ cdef class Search:
         if self.stopped != STOP_NONE:
             return 0
         seat = (self.leader + self.ntrick) % self.seats
+        if self.ntrick > 0 and not self.hearts and self.features & F_TRICK_SURE:
+            v = self.trick_decided(alpha, beta)
+            if v != NO_BOUND:
+                return v
         base = 0
         low, high = -INF, INF
         if self.ntrick == 0:
@@ -998,6 +1004,48 @@ cdef class Search:
             keys[i] = i + (0 if mine or beats else 100)
         sort_by_keys(order, keys, n)
         return n
+
+    cdef int trick_decided(self, int alpha, int beta) noexcept nogil:
+        """Foresight, in a trick: is the target's win or loss of it already sure? It has played and
+        holds the trick, and no one still to play has a legal card above its card (a sure win:
+        at least its tricks + 1); or the trick is held by another's card that the target's card
+        (played, or every legal one) cannot beat (a sure loss: at most its tricks + the tricks
+        after this one). Returns the bound when it cuts, else NO_BOUND. What it rests on: the
+        holding card's rank in its suit (relevant down to it; the rest is the shape's)."""
+        cdef int led = self.effective_suit(self.trick[0]), top = -1, top_i = 0, i, k, tpos, later
+        for i in range(4):
+            self.rel[i] = NONE_RELEVANT
+        for i in range(self.ntrick):
+            k = self.strength(self.trick[i], led)
+            if k > top:
+                top, top_i = k, i
+        tpos = (self.target - self.leader) % self.seats
+        if tpos < self.ntrick:
+            if top_i == tpos:
+                if self.tricks[self.target] + 1 < beta:
+                    return NO_BOUND
+                for i in range(self.ntrick, self.seats):
+                    if self.best_strength((self.leader + i) % self.seats, led) > top:
+                        return NO_BOUND
+                self.mark_rank(self.trick[top_i])
+                return self.tricks[self.target] + 1
+            later = popcount(self.hand[self.target] | self.hole[self.target])
+        else:
+            later = popcount(self.hand[self.target] | self.hole[self.target]) - 1
+            if self.tricks[self.target] + later > alpha:
+                return NO_BOUND
+            if self.best_strength(self.target, led) > top:
+                return NO_BOUND
+        if self.tricks[self.target] + later > alpha:
+            return NO_BOUND
+        self.mark_rank(self.trick[top_i])
+        return self.tricks[self.target] + later
+
+    cdef inline void mark_rank(self, int c) noexcept nogil:
+        """Make card ``c``'s suit relevant down to ``c`` (the Joker: the whole trump suit)."""
+        cdef int s = self.effective_suit(c)
+        if s >= 0 and POWER[c] < self.rel[s]:
+            self.rel[s] = POWER[c] if c != JOKER else 2
 
     cdef int best_strength(self, int seat, int led) noexcept nogil:
         """The strongest card ``seat`` may play to a trick led in ``led`` (strength())."""
