@@ -72,11 +72,13 @@ DEF F_POINT_BOUNDS = 16    # heartburn_bounds: the score from the points still o
 DEF F_ORDER = 32           # ordered(): the others' leads, and their cards before the target's
 DEF F_SHAPE_HINT = 64      # Search.search: with no entry's card, the card of the shape's last search
 DEF F_TRICK_SURE = 128     # trick_decided(): in a trick, the target's win or loss of it already sure
-FEATURES_ALL = F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT | F_TRICK_SURE
+DEF F_HB_ORDER = 256       # order_hearts(): Heartburn's own move order
+FEATURES_ALL = (F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT
+                | F_TRICK_SURE | F_HB_ORDER)
 DEF NO_BOUND = -INF - 1
 FEATURES = {"trump_match": F_TRUMP_MATCH, "their_cash": F_THEIR_CASH, "descend": F_DESCEND,
             "partition": F_PARTITION, "point_bounds": F_POINT_BOUNDS, "order": F_ORDER,
-            "shape_hint": F_SHAPE_HINT, "trick_sure": F_TRICK_SURE}
+            "shape_hint": F_SHAPE_HINT, "trick_sure": F_TRICK_SURE, "hb_order": F_HB_ORDER}
 DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
 DEF HUGE_AFTER = 2000000   # nodes (of one Search, every call) before it asks for huge pages
 DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
@@ -977,6 +979,9 @@ cdef class Search:
                         continue
                 order[n] = c
                 n += 1
+        if self.hearts and self.features & F_HB_ORDER:
+            self.order_hearts(seat, order, n)
+            return n
         if self.ntrick == 0:  # leading: highest first
             for i in range(n // 2):
                 tmp = order[i]
@@ -1004,6 +1009,43 @@ cdef class Search:
             keys[i] = i + (0 if mine or beats else 100)
         sort_by_keys(order, keys, n)
         return n
+
+    cdef void order_hearts(self, int seat, int* order, int n) noexcept nogil:
+        """Heartburn's move order (F_HB_ORDER; ``order`` comes in ascending power). Taking tricks is
+        nobody's aim there: the target wants to give points away and take few; the others want
+        it to take them (or none at all). Leading: the target its lowest card, point cards last;
+        the others their highest, point cards last. Following: the target a card that stays
+        under the card holding the trick, the one of most points, then the highest, before any
+        card that takes the trick (the highest of those first); the others, when the target
+        holds the trick, likewise a card that stays under it, most points first, then the lowest
+        card that takes it; else their lowest card, point cards last."""
+        cdef int i, c, key, led, top = -1, top_seat = -1, st, beats, pts
+        cdef int keys[53]
+        if self.ntrick == 0:
+            for i in range(n):
+                c = order[i]
+                pts = 50 if self.card_points(c) != 0 else 0
+                keys[i] = (POWER[c] if seat == self.target else 100 - POWER[c]) + pts
+            sort_by_keys(order, keys, n)
+            return
+        led = self.effective_suit(self.trick[0])
+        for i in range(self.ntrick):
+            key = self.strength(self.trick[i], led)
+            if key > top:
+                top, top_seat = key, (self.leader + i) % self.seats
+        for i in range(n):
+            c = order[i]
+            st = self.strength(c, led)
+            beats = st > top
+            # the points a card gives the trick's winner, by weight: the Q♠ 3, a heart its power
+            pts = 3 if c == QS else (POWER[c] if c != JOKER and c // 13 == 1 else 0)
+            if seat == self.target:
+                keys[i] = (400 - st) if beats else 100 - 3 * pts - POWER[c]
+            elif top_seat == self.target:
+                keys[i] = (200 + st) if beats else 100 - 3 * pts - POWER[c]
+            else:
+                keys[i] = i + (50 if pts else 0)
+        sort_by_keys(order, keys, n)
 
     cdef int trick_decided(self, int alpha, int beta) noexcept nogil:
         """Foresight, in a trick: is the target's win or loss of it already sure? It has played and
