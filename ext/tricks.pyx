@@ -1048,40 +1048,72 @@ cdef class Search:
         sort_by_keys(order, keys, n)
 
     cdef int trick_decided(self, int alpha, int beta) noexcept nogil:
-        """Foresight, in a trick: is the target's win or loss of it already sure? It has played and
-        holds the trick, and no one still to play has a legal card above its card (a sure win:
-        at least its tricks + 1); or the trick is held by another's card that the target's card
-        (played, or every legal one) cannot beat (a sure loss: at most its tricks + the tricks
-        after this one). Returns the bound when it cuts, else NO_BOUND. What it rests on: the
-        holding card's rank in its suit (relevant down to it; the rest is the shape's)."""
+        """Foresight, in a trick: is the target's win or loss of it already sure? A sure win (at
+        least its tricks + 1): its card, played or the best it may play, beats the card holding
+        the trick and every card that anyone still to play may play. A sure loss (at most its
+        tricks + the tricks after this one): its card, played or every one it may play, is beaten
+        by the card holding the trick or by a card that one of the others still to play may
+        play (they play it). Returns the bound when it cuts, else NO_BOUND. What it rests on:
+        the deciding card's rank in its suit (relevant down to it); who may play a trump, and a
+        card of the suit led, is the shape's."""
         cdef int led = self.effective_suit(self.trick[0]), top = -1, top_i = 0, i, k, tpos, later
+        cdef int mine, mine_card, other = -1, other_card = -1, c, can_win, can_lose
+        tpos = (self.target - self.leader) % self.seats
+        later = popcount(self.hand[self.target] | self.hole[self.target]) - (0 if tpos < self.ntrick else 1)
+        can_win = self.tricks[self.target] + 1 >= beta
+        can_lose = self.tricks[self.target] + later <= alpha
+        if not (can_win or can_lose):
+            return NO_BOUND
         for i in range(4):
             self.rel[i] = NONE_RELEVANT
         for i in range(self.ntrick):
             k = self.strength(self.trick[i], led)
             if k > top:
                 top, top_i = k, i
-        tpos = (self.target - self.leader) % self.seats
-        if tpos < self.ntrick:
-            if top_i == tpos:
-                if self.tricks[self.target] + 1 < beta:
-                    return NO_BOUND
-                for i in range(self.ntrick, self.seats):
-                    if self.best_strength((self.leader + i) % self.seats, led) > top:
-                        return NO_BOUND
-                self.mark_rank(self.trick[top_i])
-                return self.tricks[self.target] + 1
-            later = popcount(self.hand[self.target] | self.hole[self.target])
+        if tpos >= self.ntrick:  # still to play: its best card against the others'
+            mine_card = self.best_card(self.target, led)
+            mine = self.strength(mine_card, led)
+            other, other_card = top, self.trick[top_i]
+        elif top_i == tpos:
+            mine, mine_card = top, self.trick[top_i]
         else:
-            later = popcount(self.hand[self.target] | self.hole[self.target]) - 1
-            if self.tricks[self.target] + later > alpha:
-                return NO_BOUND
-            if self.best_strength(self.target, led) > top:
-                return NO_BOUND
-        if self.tricks[self.target] + later > alpha:
+            mine, mine_card = -1, -1
+            other, other_card = top, self.trick[top_i]
+        for i in range(self.ntrick, self.seats + 1):
+            if other > mine:  # a sure loss
+                if not can_lose:
+                    return NO_BOUND
+                self.mark_rank(other_card)
+                return self.tricks[self.target] + later
+            if i == self.seats:
+                break
+            if i == tpos:
+                continue
+            c = self.best_card((self.leader + i) % self.seats, led)
+            k = self.strength(c, led)
+            if k > other:
+                other, other_card = k, c
+        if not can_win:  # a sure win
             return NO_BOUND
-        self.mark_rank(self.trick[top_i])
-        return self.tricks[self.target] + later
+        self.mark_rank(mine_card)
+        return self.tricks[self.target] + 1
+
+    cdef int best_card(self, int seat, int led) noexcept nogil:
+        """The strongest card ``seat`` may play to a trick led in ``led`` (strength()), or -1 if it
+        holds none."""
+        cdef uint64_t m = self.hand[seat] & self.suit_mask[led] if led >= 0 else 0
+        cdef int best = -1, best_c = -1, c, v
+        if m:
+            m |= self.hole[seat] & self.back_mask[led]
+        else:
+            m = self.hand[seat] | self.hole[seat]
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            v = self.strength(c, led)
+            if v > best:
+                best, best_c = v, c
+        return best_c
 
     cdef inline void mark_rank(self, int c) noexcept nogil:
         """Make card ``c``'s suit relevant down to ``c`` (the Joker: the whole trump suit)."""
