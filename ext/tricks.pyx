@@ -73,12 +73,14 @@ DEF F_ORDER = 32           # ordered(): the others' leads, and their cards befor
 DEF F_SHAPE_HINT = 64      # Search.search: with no entry's card, the card of the shape's last search
 DEF F_TRICK_SURE = 128     # trick_decided(): in a trick, the target's win or loss of it already sure
 DEF F_HB_ORDER = 256       # order_hearts(): Heartburn's own move order
+DEF F_TRICK_TRUMPS = 512   # trick_decided(): a sure win, then the trump bound's tricks
 FEATURES_ALL = (F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT
-                | F_TRICK_SURE | F_HB_ORDER)
+                | F_TRICK_SURE | F_HB_ORDER | F_TRICK_TRUMPS)
 DEF NO_BOUND = -INF - 1
 FEATURES = {"trump_match": F_TRUMP_MATCH, "their_cash": F_THEIR_CASH, "descend": F_DESCEND,
             "partition": F_PARTITION, "point_bounds": F_POINT_BOUNDS, "order": F_ORDER,
-            "shape_hint": F_SHAPE_HINT, "trick_sure": F_TRICK_SURE, "hb_order": F_HB_ORDER}
+            "shape_hint": F_SHAPE_HINT, "trick_sure": F_TRICK_SURE, "hb_order": F_HB_ORDER,
+            "trick_trumps": F_TRICK_TRUMPS}
 DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
 DEF HUGE_AFTER = 2000000   # nodes (of one Search, every call) before it asks for huge pages
 DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
@@ -1057,12 +1059,16 @@ cdef class Search:
         the deciding card's rank in its suit (relevant down to it); who may play a trump, and a
         card of the suit led, is the shape's."""
         cdef int led = self.effective_suit(self.trick[0]), top = -1, top_i = 0, i, k, tpos, later
-        cdef int mine, mine_card, other = -1, other_card = -1, c, can_win, can_lose
+        cdef int mine, mine_card, other = -1, other_card = -1, c, can_win, can_lose, trumps_too, bl, bh
+        cdef uint64_t bit, hand, hole
         tpos = (self.target - self.leader) % self.seats
         later = popcount(self.hand[self.target] | self.hole[self.target]) - (0 if tpos < self.ntrick else 1)
         can_win = self.tricks[self.target] + 1 >= beta
         can_lose = self.tricks[self.target] + later <= alpha
-        if not (can_win or can_lose):
+        trumps_too = (not can_win and self.trump >= 0 and self.features & F_TRICK_TRUMPS
+                      and self.tricks[self.target] + 1 + popcount((self.hand[self.target] | self.hole[self.target])
+                                                                  & self.suit_mask[self.trump]) >= beta)
+        if not (can_win or can_lose or trumps_too):
             return NO_BOUND
         for i in range(4):
             self.rel[i] = NONE_RELEVANT
@@ -1093,10 +1099,28 @@ cdef class Search:
             k = self.strength(c, led)
             if k > other:
                 other, other_card = k, c
-        if not can_win:  # a sure win
+        # a sure win
+        if can_win:
+            self.mark_rank(mine_card)
+            return self.tricks[self.target] + 1
+        if not trumps_too:
             return NO_BOUND
+        # then the target's trumps' tricks (trump_bounds): it may only gain by the others' trumps
+        # that fall in this trick, so counting them all is a lower bound
+        bit = <uint64_t>1 << mine_card if tpos >= self.ntrick else 0
+        hand, hole = self.hand[self.target], self.hole[self.target]
+        self.hand[self.target] &= ~bit
+        self.hole[self.target] &= ~bit
+        for i in range(4):
+            self.low_thr[i] = self.high_thr[i] = NONE_RELEVANT
+        bl, bh = self.trump_bounds(self.tricks[self.target] + 1, later)
+        self.hand[self.target], self.hole[self.target] = hand, hole
+        if bl < beta:
+            return NO_BOUND
+        for i in range(4):
+            self.rel[i] = self.low_thr[i]
         self.mark_rank(mine_card)
-        return self.tricks[self.target] + 1
+        return bl
 
     cdef int best_card(self, int seat, int led) noexcept nogil:
         """The strongest card ``seat`` may play to a trick led in ``led`` (strength()), or -1 if it
