@@ -74,13 +74,14 @@ DEF F_SHAPE_HINT = 64      # Search.search: with no entry's card, the card of th
 DEF F_TRICK_SURE = 128     # trick_decided(): in a trick, the target's win or loss of it already sure
 DEF F_HB_ORDER = 256       # order_hearts(): Heartburn's own move order
 DEF F_TRICK_TRUMPS = 512   # trick_decided(): a sure win, then the trump bound's tricks
+DEF F_TRICK_QUICK = 1024   # trick_decided(): a sure win, then the target's quick tricks on lead
 FEATURES_ALL = (F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT
-                | F_TRICK_SURE | F_HB_ORDER | F_TRICK_TRUMPS)
+                | F_TRICK_SURE | F_HB_ORDER | F_TRICK_TRUMPS | F_TRICK_QUICK)
 DEF NO_BOUND = -INF - 1
 FEATURES = {"trump_match": F_TRUMP_MATCH, "their_cash": F_THEIR_CASH, "descend": F_DESCEND,
             "partition": F_PARTITION, "point_bounds": F_POINT_BOUNDS, "order": F_ORDER,
             "shape_hint": F_SHAPE_HINT, "trick_sure": F_TRICK_SURE, "hb_order": F_HB_ORDER,
-            "trick_trumps": F_TRICK_TRUMPS}
+            "trick_trumps": F_TRICK_TRUMPS, "trick_quick": F_TRICK_QUICK}
 DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
 DEF HUGE_AFTER = 2000000   # nodes (of one Search, every call) before it asks for huge pages
 DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
@@ -171,6 +172,7 @@ cdef class Search:
     cdef int low_thr[4]            # the relevance (Search.search) of the last static bounds:
     cdef int high_thr[4]           # of the lower, of the upper one
     cdef int run_stop              # top_run(): the relevance its count rests on
+    cdef int minus_one             # safe_leads(): the seats whose hands count one card fewer
     cdef uint64_t merged           # reduced(): the moves kept for a set of more than one card
     cdef int group_top[53]         # reduced(): for each of those, the set's highest card
 
@@ -879,7 +881,9 @@ cdef class Search:
             return k
         if self.hole[p] & self.back_mask[suit] & trumps:
             return 0
-        n = popcount(self.hand[p] & self.suit_mask[suit])
+        n = popcount(self.hand[p] & self.suit_mask[suit]) - (self.minus_one >> p & 1)
+        if n < 0:
+            n = 0
         return n if n < k else k
 
     cdef int cashing(self, int leader, uint64_t own, uint64_t rest, int* stop) noexcept nogil:
@@ -1057,17 +1061,23 @@ cdef class Search:
         by the card holding the trick or by a card that one of the others still to play may
         play (they play it). Returns the bound when it cuts, else NO_BOUND. What it rests on:
         the deciding card's rank in its suit (relevant down to it); who may play a trump, and a
-        card of the suit led, is the shape's."""
+        card of the suit led, is the shape's.
+
+        A sure win that is not enough adds what surely follows it (each bound against the
+        others' cards now, a superset of theirs after the trick, which can only cost the target):
+        the trump bound of the target's trumps left (F_TRICK_TRUMPS), or its quick tricks, since
+        it leads next (F_TRICK_QUICK; cashing(), with each of the others still to play to this
+        trick holding one card fewer of every suit in hand, as it may drop one)."""
         cdef int led = self.effective_suit(self.trick[0]), top = -1, top_i = 0, i, k, tpos, later
         cdef int mine, mine_card, other = -1, other_card = -1, c, can_win, can_lose, trumps_too, bl, bh
-        cdef uint64_t bit, hand, hole
+        cdef uint64_t bit, hand, hole, others
+        cdef int stop[4]
         tpos = (self.target - self.leader) % self.seats
         later = popcount(self.hand[self.target] | self.hole[self.target]) - (0 if tpos < self.ntrick else 1)
         can_win = self.tricks[self.target] + 1 >= beta
         can_lose = self.tricks[self.target] + later <= alpha
-        trumps_too = (not can_win and self.trump >= 0 and self.features & F_TRICK_TRUMPS
-                      and self.tricks[self.target] + 1 + popcount((self.hand[self.target] | self.hole[self.target])
-                                                                  & self.suit_mask[self.trump]) >= beta)
+        trumps_too = (not can_win and self.features & (F_TRICK_TRUMPS | F_TRICK_QUICK)
+                      and self.tricks[self.target] + 1 + later >= beta)
         if not (can_win or can_lose or trumps_too):
             return NO_BOUND
         for i in range(4):
@@ -1113,7 +1123,28 @@ cdef class Search:
         self.hole[self.target] &= ~bit
         for i in range(4):
             self.low_thr[i] = self.high_thr[i] = NONE_RELEVANT
-        bl, bh = self.trump_bounds(self.tricks[self.target] + 1, later)
+        bl = self.tricks[self.target] + 1
+        if self.features & F_TRICK_TRUMPS:
+            bl, bh = self.trump_bounds(self.tricks[self.target] + 1, later)
+        if bl < beta and self.features & F_TRICK_QUICK:
+            # the target leads next: its quick tricks, against the others' cards now, each still
+            # to play to this trick following one card fewer of every suit
+            others = 0
+            for i in range(self.seats):
+                if i != self.target:
+                    others |= self.hand[i] | self.hole[i]
+                    if (i - self.leader) % self.seats >= self.ntrick:
+                        self.minus_one |= 1 << i
+            k = self.cashing(self.target, self.hand[self.target] | self.hole[self.target], others, stop)
+            self.minus_one = 0
+            if k > later:
+                k = later
+            if self.tricks[self.target] + 1 + k >= beta:
+                self.hand[self.target], self.hole[self.target] = hand, hole
+                for i in range(4):
+                    self.rel[i] = stop[i]
+                self.mark_rank(mine_card)
+                return self.tricks[self.target] + 1 + k
         self.hand[self.target], self.hole[self.target] = hand, hole
         if bl < beta:
             return NO_BOUND
