@@ -71,10 +71,18 @@ DEF F_PARTITION = 8        # table entries for every position alike in the cards
 DEF F_POINT_BOUNDS = 16    # heartburn_bounds: the score from the points still out
 DEF F_ORDER = 32           # ordered(): the others' leads, and their cards before the target's
 DEF F_SHAPE_HINT = 64      # Search.search: with no entry's card, the card of the shape's last search
-FEATURES_ALL = F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT
+DEF F_TRICK_SURE = 128     # trick_decided(): in a trick, the target's win or loss of it already sure
+DEF F_HB_ORDER = 256       # order_hearts(): Heartburn's own move order
+DEF F_TRICK_TRUMPS = 512   # trick_decided(): a sure win, then the trump bound's tricks
+DEF F_TRICK_QUICK = 1024   # trick_decided(): a sure win, then the target's quick tricks on lead
+FEATURES_ALL = (F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT
+                | F_TRICK_SURE | F_HB_ORDER | F_TRICK_TRUMPS | F_TRICK_QUICK)
+DEF NO_BOUND = -INF - 1
+DEF HB_ORDER_MAX = 9       # order_hearts() for a mover of at most this many cards (hand and Hole)
 FEATURES = {"trump_match": F_TRUMP_MATCH, "their_cash": F_THEIR_CASH, "descend": F_DESCEND,
             "partition": F_PARTITION, "point_bounds": F_POINT_BOUNDS, "order": F_ORDER,
-            "shape_hint": F_SHAPE_HINT}
+            "shape_hint": F_SHAPE_HINT, "trick_sure": F_TRICK_SURE, "hb_order": F_HB_ORDER,
+            "trick_trumps": F_TRICK_TRUMPS, "trick_quick": F_TRICK_QUICK}
 DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
 DEF HUGE_AFTER = 2000000   # nodes (of one Search, every call) before it asks for huge pages
 DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
@@ -165,6 +173,7 @@ cdef class Search:
     cdef int low_thr[4]            # the relevance (Search.search) of the last static bounds:
     cdef int high_thr[4]           # of the lower, of the upper one
     cdef int run_stop              # top_run(): the relevance its count rests on
+    cdef int minus_one             # safe_leads(): the seats whose hands count one card fewer
     cdef uint64_t merged           # reduced(): the moves kept for a set of more than one card
     cdef int group_top[53]         # reduced(): for each of those, the set's highest card
 
@@ -501,6 +510,10 @@ cdef class Search:
         if self.stopped != STOP_NONE:
             return 0
         seat = (self.leader + self.ntrick) % self.seats
+        if self.ntrick > 0 and not self.hearts and self.features & F_TRICK_SURE:
+            v = self.trick_decided(alpha, beta)
+            if v != NO_BOUND:
+                return v
         base = 0
         low, high = -INF, INF
         if self.ntrick == 0:
@@ -869,7 +882,9 @@ cdef class Search:
             return k
         if self.hole[p] & self.back_mask[suit] & trumps:
             return 0
-        n = popcount(self.hand[p] & self.suit_mask[suit])
+        n = popcount(self.hand[p] & self.suit_mask[suit]) - (self.minus_one >> p & 1)
+        if n < 0:
+            n = 0
         return n if n < k else k
 
     cdef int cashing(self, int leader, uint64_t own, uint64_t rest, int* stop) noexcept nogil:
@@ -971,6 +986,9 @@ cdef class Search:
                         continue
                 order[n] = c
                 n += 1
+        if self.hearts and self.features & F_HB_ORDER and popcount(self.hand[seat] | self.hole[seat]) <= HB_ORDER_MAX:
+            self.order_hearts(seat, order, n)
+            return n
         if self.ntrick == 0:  # leading: highest first
             for i in range(n // 2):
                 tmp = order[i]
@@ -998,6 +1016,170 @@ cdef class Search:
             keys[i] = i + (0 if mine or beats else 100)
         sort_by_keys(order, keys, n)
         return n
+
+    cdef void order_hearts(self, int seat, int* order, int n) noexcept nogil:
+        """Heartburn's move order (F_HB_ORDER; ``order`` comes in ascending power). Taking tricks is
+        nobody's aim there: the target wants to give points away and take few; the others want
+        it to take them (or none at all). Leading: the target its lowest card, point cards last;
+        the others their highest, point cards last. Following: the target a card that stays
+        under the card holding the trick, the one of most points, then the highest, before any
+        card that takes the trick (the highest of those first); the others, when the target
+        holds the trick, their lowest card that takes it from the target, else their lowest card
+        (dumping points on it first instead was better at 8 cards and far worse at whole hands);
+        else their lowest card, point cards last. Only for a mover of at most HB_ORDER_MAX cards:
+        earlier in a hand the plain order (ordered()) did better (whole hands, seeds 0-5: 5.4M
+        nodes instead of 50M for seed 0's table, as many seats decided in 10 s, 13 of 24; at
+        10 cards a seat, seed 2's table decided in 15M nodes, undecided with either order alone)."""
+        cdef int i, c, key, led, top = -1, top_seat = -1, st, beats, pts
+        cdef int keys[53]
+        if self.ntrick == 0:
+            for i in range(n):
+                c = order[i]
+                pts = 50 if self.card_points(c) != 0 else 0
+                keys[i] = (POWER[c] if seat == self.target else 100 - POWER[c]) + pts
+            sort_by_keys(order, keys, n)
+            return
+        led = self.effective_suit(self.trick[0])
+        for i in range(self.ntrick):
+            key = self.strength(self.trick[i], led)
+            if key > top:
+                top, top_seat = key, (self.leader + i) % self.seats
+        for i in range(n):
+            c = order[i]
+            st = self.strength(c, led)
+            beats = st > top
+            # the points a card gives the trick's winner, by weight: the Q♠ 3, a heart its power
+            pts = 3 if c == QS else (POWER[c] if c != JOKER and c // 13 == 1 else 0)
+            if seat == self.target:
+                keys[i] = (400 - st) if beats else 100 - 3 * pts - POWER[c]
+            elif top_seat == self.target:
+                keys[i] = i + (0 if beats else 100)
+            else:
+                keys[i] = i + (50 if pts else 0)
+        sort_by_keys(order, keys, n)
+
+    cdef int trick_decided(self, int alpha, int beta) noexcept nogil:
+        """Foresight, in a trick: is the target's win or loss of it already sure? A sure win (at
+        least its tricks + 1): its card, played or the best it may play, beats the card holding
+        the trick and every card that anyone still to play may play. A sure loss (at most its
+        tricks + the tricks after this one): its card, played or every one it may play, is beaten
+        by the card holding the trick or by a card that one of the others still to play may
+        play (they play it). Returns the bound when it cuts, else NO_BOUND. What it rests on:
+        the deciding card's rank in its suit (relevant down to it); who may play a trump, and a
+        card of the suit led, is the shape's.
+
+        A sure win that is not enough adds what surely follows it (each bound against the
+        others' cards now, a superset of theirs after the trick, which can only cost the target):
+        the trump bound of the target's trumps left (F_TRICK_TRUMPS), or its quick tricks, since
+        it leads next (F_TRICK_QUICK; cashing(), with each of the others still to play to this
+        trick holding one card fewer of every suit in hand, as it may drop one)."""
+        cdef int led = self.effective_suit(self.trick[0]), top = -1, top_i = 0, i, k, tpos, later
+        cdef int mine, mine_card, other = -1, other_card = -1, c, can_win, can_lose, trumps_too, bl, bh
+        cdef uint64_t bit, hand, hole, others
+        cdef int stop[4]
+        tpos = (self.target - self.leader) % self.seats
+        later = popcount(self.hand[self.target] | self.hole[self.target]) - (0 if tpos < self.ntrick else 1)
+        can_win = self.tricks[self.target] + 1 >= beta
+        can_lose = self.tricks[self.target] + later <= alpha
+        trumps_too = (not can_win and self.features & (F_TRICK_TRUMPS | F_TRICK_QUICK)
+                      and self.tricks[self.target] + 1 + later >= beta)
+        if not (can_win or can_lose or trumps_too):
+            return NO_BOUND
+        for i in range(4):
+            self.rel[i] = NONE_RELEVANT
+        for i in range(self.ntrick):
+            k = self.strength(self.trick[i], led)
+            if k > top:
+                top, top_i = k, i
+        if tpos >= self.ntrick:  # still to play: its best card against the others'
+            mine_card = self.best_card(self.target, led)
+            mine = self.strength(mine_card, led)
+            other, other_card = top, self.trick[top_i]
+        elif top_i == tpos:
+            mine, mine_card = top, self.trick[top_i]
+        else:
+            mine, mine_card = -1, -1
+            other, other_card = top, self.trick[top_i]
+        for i in range(self.ntrick, self.seats + 1):
+            if other > mine:  # a sure loss
+                if not can_lose:
+                    return NO_BOUND
+                self.mark_rank(other_card)
+                return self.tricks[self.target] + later
+            if i == self.seats:
+                break
+            if i == tpos:
+                continue
+            c = self.best_card((self.leader + i) % self.seats, led)
+            k = self.strength(c, led)
+            if k > other:
+                other, other_card = k, c
+        # a sure win
+        if can_win:
+            self.mark_rank(mine_card)
+            return self.tricks[self.target] + 1
+        if not trumps_too:
+            return NO_BOUND
+        # then the target's trumps' tricks (trump_bounds): it may only gain by the others' trumps
+        # that fall in this trick, so counting them all is a lower bound
+        bit = <uint64_t>1 << mine_card if tpos >= self.ntrick else 0
+        hand, hole = self.hand[self.target], self.hole[self.target]
+        self.hand[self.target] &= ~bit
+        self.hole[self.target] &= ~bit
+        for i in range(4):
+            self.low_thr[i] = self.high_thr[i] = NONE_RELEVANT
+        bl = self.tricks[self.target] + 1
+        if self.features & F_TRICK_TRUMPS:
+            bl, bh = self.trump_bounds(self.tricks[self.target] + 1, later)
+        if bl < beta and self.features & F_TRICK_QUICK:
+            # the target leads next: its quick tricks, against the others' cards now, each still
+            # to play to this trick following one card fewer of every suit
+            others = 0
+            for i in range(self.seats):
+                if i != self.target:
+                    others |= self.hand[i] | self.hole[i]
+                    if (i - self.leader) % self.seats >= self.ntrick:
+                        self.minus_one |= 1 << i
+            k = self.cashing(self.target, self.hand[self.target] | self.hole[self.target], others, stop)
+            self.minus_one = 0
+            if k > later:
+                k = later
+            if self.tricks[self.target] + 1 + k >= beta:
+                self.hand[self.target], self.hole[self.target] = hand, hole
+                for i in range(4):
+                    self.rel[i] = stop[i]
+                self.mark_rank(mine_card)
+                return self.tricks[self.target] + 1 + k
+        self.hand[self.target], self.hole[self.target] = hand, hole
+        if bl < beta:
+            return NO_BOUND
+        for i in range(4):
+            self.rel[i] = self.low_thr[i]
+        self.mark_rank(mine_card)
+        return bl
+
+    cdef int best_card(self, int seat, int led) noexcept nogil:
+        """The strongest card ``seat`` may play to a trick led in ``led`` (strength()), or -1 if it
+        holds none."""
+        cdef uint64_t m = self.hand[seat] & self.suit_mask[led] if led >= 0 else 0
+        cdef int best = -1, best_c = -1, c, v
+        if m:
+            m |= self.hole[seat] & self.back_mask[led]
+        else:
+            m = self.hand[seat] | self.hole[seat]
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            v = self.strength(c, led)
+            if v > best:
+                best, best_c = v, c
+        return best_c
+
+    cdef inline void mark_rank(self, int c) noexcept nogil:
+        """Make card ``c``'s suit relevant down to ``c`` (the Joker: the whole trump suit)."""
+        cdef int s = self.effective_suit(c)
+        if s >= 0 and POWER[c] < self.rel[s]:
+            self.rel[s] = POWER[c] if c != JOKER else 2
 
     cdef int best_strength(self, int seat, int led) noexcept nogil:
         """The strongest card ``seat`` may play to a trick led in ``led`` (strength())."""
