@@ -1,3 +1,4 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 # The paranoid open-hand search of the Foresight deck's trick games (Foresight, Heartburn): the
 # same rules as solodeck/games/foresight.py's TrickState, and the same value as
 # solvers/paranoid.py (the final score one seat can guarantee against all the others together).
@@ -1004,7 +1005,7 @@ cdef class Search:
                 top, top_seat = key, (self.leader + i) % self.seats
         mine = (top_seat == self.target) == (seat == self.target)
         if seat != self.target and self.features & F_ORDER and not self.hearts \
-                and (self.target - self.leader) % self.seats > self.ntrick:
+                and (self.target - self.leader + self.seats) % self.seats > self.ntrick:
             # the target still to play: a card of the others' is only safe if the target cannot
             # beat it either; the lowest such card first, else the lowest
             tbest = self.best_strength(self.target, led)
@@ -1077,7 +1078,7 @@ cdef class Search:
         cdef int mine, mine_card, other = -1, other_card = -1, c, can_win, can_lose, trumps_too, bl, bh
         cdef uint64_t bit, hand, hole, others
         cdef int stop[4]
-        tpos = (self.target - self.leader) % self.seats
+        tpos = (self.target - self.leader + self.seats) % self.seats
         later = popcount(self.hand[self.target] | self.hole[self.target]) - (0 if tpos < self.ntrick else 1)
         can_win = self.tricks[self.target] + 1 >= beta
         can_lose = self.tricks[self.target] + later <= alpha
@@ -1138,7 +1139,7 @@ cdef class Search:
             for i in range(self.seats):
                 if i != self.target:
                     others |= self.hand[i] | self.hole[i]
-                    if (i - self.leader) % self.seats >= self.ntrick:
+                    if (i - self.leader + self.seats) % self.seats >= self.ntrick:
                         self.minus_one |= 1 << i
             k = self.cashing(self.target, self.hand[self.target] | self.hole[self.target], others, stop)
             self.minus_one = 0
