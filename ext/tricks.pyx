@@ -1183,20 +1183,9 @@ cdef class Search:
             self.rel[s] = POWER[c] if c != JOKER else 2
 
     cdef int best_strength(self, int seat, int led) noexcept nogil:
-        """The strongest card ``seat`` may play to a trick led in ``led`` (strength())."""
-        cdef uint64_t m = self.hand[seat] & self.suit_mask[led] if led >= 0 else 0
-        cdef int best = 0, c, v
-        if m:
-            m |= self.hole[seat] & self.back_mask[led]
-        else:
-            m = self.hand[seat] | self.hole[seat]
-        while m:
-            c = lowest(m)
-            m &= m - 1
-            v = self.strength(c, led)
-            if v > best:
-                best = v
-        return best
+        """The strongest card ``seat`` may play to a trick led in ``led`` (strength()); 0 with none."""
+        cdef int c = self.best_card(seat, led)
+        return max(0, self.strength(c, led)) if c >= 0 else 0
 
     cdef void order_their_lead(self, int seat, int* order, int n) noexcept nogil:
         """The others' leads, best first for them (a stable sort): first the suits one of them
