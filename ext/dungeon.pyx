@@ -23,7 +23,8 @@ from libc.stdlib cimport calloc, free, qsort
 from libc.string cimport memset
 
 from shared cimport (STOP_NONE, STOP_STATES, STOP_TIME, Clock, capacity_for, clock_expired,
-                     clock_restart, clock_start, grow_or_clear, mix64, next_random, table_full)
+                     clock_restart, clock_start, grow_or_clear, mix64, next_random, seeded_shuffle,
+                     table_full)
 
 cdef enum:
     MAX_DEPTH = 48
@@ -39,7 +40,6 @@ cdef enum:
     GAIN_CAP = 1 << 19      # the gain table's slots (a bigger tree: the bound is given up)
     TABLE_FLOOR = 8         # nodes with at most this many rounds left skip the table (see ``node``)
 
-cdef uint64_t STREAM_STEP = 0xD1B54A32D192ED03ULL
 cdef double SQRT3 = sqrt(3.0)
 
 # A clock hand's unit vector as (ax, bx, ay, by), value v at v o'clock (UNIT in the reference).
@@ -195,17 +195,6 @@ cdef extern from *:
     void prefetch "__builtin_prefetch" (const void* address) nogil
 
 
-cdef inline uint64_t below(uint64_t* s, uint64_t n) noexcept nogil:
-    """solodeck.shuffle's ``below``: rejection sampling, no modulo bias."""
-    cdef uint64_t r = (<uint64_t>0 - n) % n  # 2^64 mod n
-    cdef uint64_t limit = <uint64_t>0 - r     # 2^64 - r (0 stands for 2^64 when r is 0)
-    cdef uint64_t x
-    while True:
-        x = next_random(s)
-        if r == 0 or x < limit:
-            return x % n
-
-
 cdef inline int canonical(uint64_t mask, int* out) noexcept nogil:
     """The cards of ``mask`` in canonical order; their count."""
     cdef int n = 0
@@ -216,22 +205,11 @@ cdef inline int canonical(uint64_t mask, int* out) noexcept nogil:
     return n
 
 
-cdef void shuffle_in_place(int* out, int n, uint64_t seed, int stream) noexcept nogil:
-    """Fisher–Yates driven by SplitMix64(seed + stream · STREAM_STEP) (RULINGS, Common)."""
-    cdef uint64_t s = seed + <uint64_t>stream * STREAM_STEP
-    cdef int i, j, t
-    for i in range(n - 1, 0, -1):
-        j = <int>below(&s, i + 1)
-        t = out[i]
-        out[i] = out[j]
-        out[j] = t
-
-
 cdef int reshuffle(uint64_t mask, uint64_t seed, int stream, int* out) noexcept nogil:
     """The seeded reshuffle: the cards of ``mask`` in canonical order, shuffled. Top card first;
     the count."""
     cdef int n = canonical(mask, out)
-    shuffle_in_place(out, n, seed, stream)
+    seeded_shuffle(out, n, seed, stream)
     return n
 
 
@@ -447,7 +425,7 @@ cdef class Search:
         if not self.perm_made[stream * 53 + n]:
             for p in range(n):
                 out[p] = p
-            shuffle_in_place(out, n, self.seed, stream)
+            seeded_shuffle(out, n, self.seed, stream)
             for p in range(n):
                 perm[p] = <int8_t>out[p]
             self.perm_made[stream * 53 + n] = 1

@@ -6,7 +6,7 @@
 A node is a turn's intrigue with its hand and court drawn: the player's deck (top first), the
 player's discards (a set: a reshuffle sorts them first), the court deck and its discards, each
 pile's reshuffle count, the hand and the court. The seeded reshuffle (solodeck/shuffle.py) is
-redone here: SplitMix64 from seed + stream * 0xD1B54A32D192ED03, Fisher-Yates with rejection.
+redone here (ext/shared.pxd's seeded_shuffle), one permutation per stream and size.
 
 ``within`` answers "is there a win by turn T?"; KernelSolver (solodeck/games/friends_in_high_places.py)
 asks it for the thresholds that narrow the proven range of the fewest turns. A failure is stored
@@ -20,7 +20,7 @@ from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 
 from shared cimport (STOP_NONE, STOP_STATES, STOP_TIME, Clock, capacity_for, clock_expired,
-                     clock_restart, clock_start, grow_or_clear, mix64, table_full)
+                     clock_restart, clock_start, grow_or_clear, mix64, seeded_shuffle, table_full)
 
 cdef enum:
     SPADES = 0
@@ -35,8 +35,6 @@ cdef enum:
     MAX_CHILDREN = 64
     MAX_STREAMS = 130     # the reshuffle streams whose permutations are kept (64 turns: < 130)
 
-cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15ULL
-cdef uint64_t STREAM_STEP = 0xD1B54A32D192ED03ULL
 
 cdef int SPHERE[4]
 SPHERE[CLUBS] = 0
@@ -151,24 +149,6 @@ cdef inline bint king_ready(uint64_t cards, bint royal) noexcept nogil:
     d4 = top_sum(cards, SPADES, 4) // 2
     d3 = top_sum(cards, SPADES, 3)
     return d4 >= 13 or (ace and d3 > 0 and d3 // 2 >= 12)
-
-
-cdef inline uint64_t split_next(uint64_t* s) noexcept nogil:
-    s[0] += GOLDEN
-    cdef uint64_t z = s[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline uint64_t below(uint64_t* s, uint64_t n) noexcept nogil:
-    """solodeck.shuffle.SplitMix64.below: uniform in [0, n) by rejection."""
-    cdef uint64_t r = (<uint64_t>0 - n) % n   # 2^64 mod n
-    cdef uint64_t x
-    while True:
-        x = split_next(s)
-        if r == 0 or x < <uint64_t>0 - r:
-            return x % n
 
 
 cdef inline uint64_t turns_to(int k) noexcept nogil:
@@ -358,10 +338,9 @@ cdef class Search:
         index put at each place (perm) and the place of each canonical index (place): its
         draws depend only on the seed, the stream and the size, never on which cards they are.
         Kept for the streams below MAX_STREAMS (row MAX_STREAMS - 1 is redone for the others)."""
-        cdef int i, j, row
-        cdef int8_t x
+        cdef int i, row
+        cdef int shuffled[48]
         cdef int8_t* order
-        cdef uint64_t st
         row = stream
         if row >= MAX_STREAMS - 1:
             row = MAX_STREAMS - 1
@@ -369,15 +348,11 @@ cdef class Search:
         order = self.perm + (row * 48 + size) * 48
         if not self.perm_done[row * 48 + size]:
             for i in range(size):
-                order[i] = i
-            st = self.seed + <uint64_t>stream * STREAM_STEP
-            for i in range(size - 1, 0, -1):
-                j = below(&st, i + 1)
-                x = order[i]
-                order[i] = order[j]
-                order[j] = x
+                shuffled[i] = i
+            seeded_shuffle(shuffled, size, self.seed, stream)
             for i in range(size):
-                self.place[(row * 48 + size) * 48 + order[i]] = i
+                order[i] = shuffled[i]
+                self.place[(row * 48 + size) * 48 + shuffled[i]] = i
             self.perm_done[row * 48 + size] = True
         return order
 

@@ -27,6 +27,29 @@ cdef inline uint64_t next_random(uint64_t* s) noexcept nogil:
     return z ^ (z >> 31)
 
 
+cdef inline uint64_t below(uint64_t* s, uint64_t n) noexcept nogil:
+    """solodeck.shuffle's ``below``: uniform in [0, n) by rejection (no modulo bias)."""
+    cdef uint64_t r = (<uint64_t>0 - n) % n  # 2^64 mod n
+    cdef uint64_t x
+    while True:
+        x = next_random(s)
+        if r == 0 or x < <uint64_t>0 - r:
+            return x % n
+
+
+cdef inline void seeded_shuffle(int* a, int n, uint64_t seed, uint64_t stream) noexcept nogil:
+    """The seeded reshuffle (RULINGS, Common; solodeck.shuffle) of a[0 .. n) in place: Fisher-Yates
+    driven by SplitMix64 from seed + stream * 0xD1B54A32D192ED03. Its draws depend on n only, never
+    on what is shuffled: kernels keep one permutation per (stream, count)."""
+    cdef uint64_t s = seed + stream * 0xD1B54A32D192ED03ULL
+    cdef int i, j, t
+    for i in range(n - 1, 0, -1):
+        j = <int>below(&s, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+
+
 cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
     """murmur3's 64-bit finaliser: every bit of z reaches every bit of the result."""
     z = (z ^ (z >> 33)) * 0xFF51AFD7ED558CCDULL
