@@ -193,6 +193,8 @@ cdef class Search:
                                  # bound in the search (after the timed plan it cut no node in 960
                                  # questions: the same nodes, 12% less time; bound_of keeps it).
                                  # 32: the K♦'s turns after a court reshuffle (king_turns).
+                                 # 64: the children removing two court cards and taking the same
+                                 # card refuted together first (pairs_refuted).
                                  # 0: the bounds before the timed plan, for the tests' comparisons
     cdef public int timed_depth  # the timed plan is tried with at most this many turns left
     cdef bint cut
@@ -203,6 +205,8 @@ cdef class Search:
     cdef uint8_t* perm_done
     cdef uint64_t king_mask                     # king_turns of the node ...
     cdef bint king_known                        # ... when bound computed it (the timed plan reuses it)
+    cdef uint64_t parent_mask                   # pairs_refuted: the parent's king_turns, for the
+    cdef int parent_rc                          # court reshuffle at this turn (-1: none)
 
     def __cinit__(self, seed, bint lost_opportunities, bint royal_family, double memory_mb=1024.0,
                   double time_limit=0.0, long long max_states=0):
@@ -219,7 +223,8 @@ cdef class Search:
         self.nodes = 0
         self.stopped = STOP_NONE
         self.order_mode = 1
-        self.cuts = 55
+        self.cuts = 119
+        self.parent_rc = -1
         self.timed_depth = 64
         clock_restart(&self.clock, time_limit)
 
@@ -323,7 +328,7 @@ cdef class Search:
                 here = tau == kt
             else:
                 if not have_mask:
-                    mask, have_mask = self.king_turns(n, rc, turns_to(limit - rc)) if self.cuts & 32 else ~0ULL, True
+                    mask, have_mask = self.king_turns_at(n, rc, turns_to(limit - rc)) if self.cuts & 32 else ~0ULL, True
                     self.king_mask, self.king_known = mask, True
                     if not mask:
                         return NO_WIN
@@ -479,6 +484,10 @@ cdef class Search:
                     if mask & want == want:
                         return mask
         return mask
+
+    cdef inline uint64_t king_turns_at(self, Node* n, int rc, uint64_t want) noexcept nogil:
+        """king_turns, or the parent's when pairs_refuted lent it (for the same reshuffle)."""
+        return self.parent_mask if rc == self.parent_rc else self.king_turns(n, rc, want)
 
     # -- the chain bound ---------------------------------------------------------------------
     cdef inline int court_time(self, Node* n, int y, int tau, int rc, int* ty) noexcept nogil:
@@ -774,35 +783,52 @@ cdef class Search:
             return self.forced_reach(usable, first_cards(n.deck + (n.dn - nf), nf, nf), nf, s, royal_king)
         return self.mask_reach(usable, s, royal_king)
 
+    cdef inline bint king_here(self, Node* n, int tau, int rc) noexcept nogil:
+        """May the K♦ be in the plan's court of turn tau (known before rc, then king_mask)?"""
+        if tau < rc:
+            return (self.court_at(n, tau) >> KD & 1) != 0
+        return tau - rc >= 63 or (self.king_mask >> (tau - rc)) & 1 != 0
+
+    cdef inline bint king_taken(self, Node* n, int tau, int rp, uint64_t usable, int* reach) noexcept nogil:
+        """Can the plan's hand of turn tau take the K♦: the known hand before rp, after it what
+        4 usable cards reach (``reach``: mask_reach's per suit, when known)?"""
+        if tau < rp:
+            return can_take(n.hand if tau == n.turn else self.hand_at(n, tau), KD, self.royal)
+        if reach != NULL and not self.royal:
+            return reach[DIAMONDS] >= 13
+        return self.plan_reach(n, tau, rp, usable, DIAMONDS, self.royal) >= 13
+
     cdef bint plan_from(self, Node* n, int tau, int T, int rp, int rc, uint64_t usable, uint64_t pending,
-                        uint64_t avail, int owned, int reshuffle) noexcept nogil:
+                        uint64_t avail, int owned, int reshuffle, int* reach_in) noexcept nogil:
         """The timed plan (timed_allows) from turn ``tau``: ``usable`` the cards a hand of this
         turn may hold from rp on (the owned ones and the cards bought before the last player
         reshuffle), ``pending`` the cards bought since (in the discards until ``reshuffle``, the
         turn of the next player reshuffle), ``avail`` the court cards in play not bought (never
-        the K♦), ``owned`` the fewest cards the player can own at this turn."""
+        the K♦), ``owned`` the fewest cards the player can own at this turn, ``reach_in`` per suit
+        what a hand reaches (mask_reach of ``usable``) when the caller has it (else NULL)."""
         cdef uint64_t hand = 0, court, m, best, useful
         cdef int c, s, v, r, reshuffles
-        cdef bint known = tau < rp, here, ok
+        cdef bint known = tau < rp, ok
+        cdef int reach_now[4]        # per suit, what a hand of this turn reaches (from rp on) ...
+        cdef int* reach = reach_in   # ... the caller's while the usable cards are the same
+        cdef int* reach_next
         if tau == reshuffle:  # the discards come back; the next reshuffle after floor(owned / 4) turns
             usable |= pending
             pending = 0
             reshuffle = tau + owned // 4
+            reach = NULL
         if known:
             hand = n.hand if tau == n.turn else self.hand_at(n, tau)
-        # the K♦ at tau
-        if tau < rc:
-            here = (self.court_at(n, tau) >> KD & 1) != 0
-        else:
-            if tau - rc < 63 and not (self.king_mask >> (tau - rc)) & turns_to(T - tau):
-                return False  # the K♦ is not in the court again by T
-            here = tau - rc >= 63 or (self.king_mask >> (tau - rc)) & 1 != 0
-        if here:
-            if known:
-                if can_take(hand, KD, self.royal):
-                    return True
-            elif self.plan_reach(n, tau, rp, usable, DIAMONDS, self.royal) >= 13:
-                return True
+        elif reach == NULL and tau < T:  # (at T only the K♦ is asked for, below)
+            for s in range(4):
+                reach_now[s] = self.plan_reach(n, tau, rp, usable, s, False)
+            reach = reach_now
+        reach_next = NULL if known or tau == rp else reach  # (rp's hand holds the deck's last cards;
+                                                             # a caller before rp passes NULL)
+        if tau >= rc and tau - rc < 63 and not (self.king_mask >> (tau - rc)) & turns_to(T - tau):
+            return False  # the K♦ is not in the court again by T
+        if self.king_here(n, tau, rc) and self.king_taken(n, tau, rp, usable, reach):
+            return True
         if tau >= T:
             return False
         # a card bought now is in a hand after the next player reshuffle, so it can help only
@@ -811,7 +837,7 @@ cdef class Search:
         # a spade buys a diamond); with none left, nothing bought or passed changes a hand by T
         reshuffles = 0 if reshuffle > T else T - reshuffle + 1
         if reshuffles == 0:
-            return self.plan_from(n, tau + 1, T, rp, rc, usable, pending, avail, owned, reshuffle)
+            return self.plan_from(n, tau + 1, T, rp, rc, usable, pending, avail, owned, reshuffle, reach_next)
         useful = avail & (SUITMASK[DIAMONDS] | (SUITMASK[SPADES] if not self.royal else 0))
         if reshuffles >= 2:
             useful |= avail & (SUITMASK[SPADES] | (SUITMASK[HEARTS] if not self.royal else 0))
@@ -829,7 +855,7 @@ cdef class Search:
                 if known:
                     ok = can_take(hand, c, False)
                 else:
-                    ok = self.plan_reach(n, tau, rp, usable, c // 13, False) >= c % 13 + 1
+                    ok = reach[c // 13] >= c % 13 + 1
                 if ok:
                     best |= 1ULL << c
         else:  # any card in play: per suit the highest the hand can take
@@ -837,24 +863,37 @@ cdef class Search:
             for s in range(4):
                 m = useful >> (13 * s) & 0x1FFE  # bit v: the card of value v + 1 (no ace)
                 if not known:  # worth v + 1 <= what the hand reaches
-                    m &= (1ULL << min(13, self.plan_reach(n, tau, rp, usable, s, False))) - 1
+                    m &= (1ULL << min(13, reach[s])) - 1
                 while m:
                     v = 63 - __builtin_clzll(m)
                     if not known or can_take(hand, 13 * s + v, False):
                         best |= 1ULL << (13 * s + v)
                         break
                     m &= ~(1ULL << v)
+        if tau == T - 1:  # the last turn (written out: most of the plan's steps are here and at T)
+            if not self.king_here(n, T, rc):
+                return False
+            if T != reshuffle or not best:  # (what 4 cards reach only grows with the cards)
+                return self.king_taken(n, T, rp, usable | pending if T == reshuffle else usable,
+                                       NULL if T == reshuffle else reach_next)
+            m = best
+            while m:
+                c = __builtin_ctzll(m)
+                m &= m - 1
+                if self.king_taken(n, T, rp, usable | pending | (1ULL << c), NULL):
+                    return True
+            return False
         # a pass (the player owns one card fewer after removing a hand card) can matter only
         # where it may make a later reshuffle sooner: with 8 or more cards
         if not best or owned >= 8:
-            if self.plan_from(n, tau + 1, T, rp, rc, usable, pending, avail, max(4, owned - 1), reshuffle):
+            if self.plan_from(n, tau + 1, T, rp, rc, usable, pending, avail, max(4, owned - 1), reshuffle, reach_next):
                 return True
         m = best
         while m:
             c = __builtin_ctzll(m)
             m &= m - 1
             if self.plan_from(n, tau + 1, T, rp, rc, usable, pending | (1ULL << c), avail & ~(1ULL << c),
-                              owned, reshuffle):
+                              owned, reshuffle, reach_next):
                 return True
         return False
 
@@ -896,8 +935,8 @@ cdef class Search:
         if rc > T or not self.cuts & 32:
             self.king_mask = ~0ULL
         elif not self.king_known:  # (bound, just before on the same node, may have it)
-            self.king_mask = self.king_turns(n, rc, turns_to(T - rc))
-        return self.plan_from(n, t, T, rp, rc, usable, 0, avail & ~(1ULL << KD), popcount(usable), rp)
+            self.king_mask = self.king_turns_at(n, rc, turns_to(T - rc))
+        return self.plan_from(n, t, T, rp, rc, usable, 0, avail & ~(1ULL << KD), popcount(usable), rp, NULL)
 
     # -- the table ---------------------------------------------------------------------------
     cdef void keys(self, Node* n, int left, uint64_t* ka, uint64_t* kb) noexcept nogil:
@@ -1012,20 +1051,10 @@ cdef class Search:
             out[j + 1] = tmp
         return count
 
-    cdef int dfs(self, Node* n, int threshold, int depth) noexcept nogil:
-        """1: a win by turn ``threshold`` (its line in self.line from ``depth``), 0: none, -1:
-        a limit stopped the search."""
-        cdef int b, left, stored, count, i, r
-        cdef uint64_t ka, kb
-        cdef Entry* e
-        cdef Child kids[MAX_CHILDREN]
-        cdef Node child
-        cdef bint cut_before
-        self.nodes += 1
-        if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
-            self.stopped = STOP_TIME
-            return -1
-        b = self.bound(n, threshold)
+    cdef int cut_bound(self, Node* n, int threshold) noexcept nogil:
+        """The fewest turns still possible by the bounds that Search.cuts switches on (bound
+        first, then the dearer ones, the cheapest first): threshold + 1 when a cut refutes."""
+        cdef int b = self.bound(n, threshold)
         if b <= threshold and b != n.turn:  # the dearer bounds, the cheapest first
             if self.cuts & 4 and self.cuts & 1 and threshold - n.turn <= self.timed_depth \
                     and not self.timed_allows(n, threshold):
@@ -1041,6 +1070,50 @@ cdef class Search:
                 if b <= threshold and not self.cuts & 4 and self.cuts & 1 and threshold - n.turn <= self.timed_depth \
                         and not self.timed_allows(n, threshold):
                     b = threshold + 1
+        return b
+
+    cdef int pairs_refuted(self, Node* n, int target, int threshold, uint64_t mask, int rc) noexcept nogil:
+        """Are all of n's children that remove two court cards and acquire ``target`` (-1: none)
+        refuted at once? They differ only in which court cards go to the discards: the player's
+        side is the same. The child whose intrigue sends them all there (removes none) holds every
+        card any of them can buy later, so its cut_bound holds for all, with the K♦'s turns of
+        n (``mask``: king_turns counts every intrigue of this turn) for its own, whose counts are
+        not theirs; only while the draw does not reshuffle the court (the discards differ). 1: no
+        win by threshold for any, 2: all lost (the K♦ out of play, or the draw fails), 0: not shown."""
+        cdef Node v = n[0]
+        cdef int b
+        v.pdis |= n.hand
+        v.cdis |= n.court
+        if target >= 0:
+            v.pdis |= 1ULL << target
+            v.cdis &= ~(1ULL << target)
+        v.hand = v.court = 0
+        v.turn += 1
+        self.nodes += 1
+        if not self.draw(&v):  # (their court piles are smaller: they cannot draw either)
+            return 2
+        if v.cs != n.cs:
+            return 0
+        self.parent_mask, self.parent_rc = mask, rc
+        b = self.cut_bound(&v, threshold)
+        self.parent_rc = -1
+        return 2 if b == NO_WIN else b > threshold
+
+    cdef int dfs(self, Node* n, int threshold, int depth) noexcept nogil:
+        """1: a win by turn ``threshold`` (its line in self.line from ``depth``), 0: none, -1:
+        a limit stopped the search."""
+        cdef int b, left, stored, count, i, r
+        cdef uint64_t ka, kb, tried = 0, refuted = 0, mask = ~0ULL, bit
+        cdef int rc = n.turn + 1 + n.cn // 4
+        cdef Entry* e
+        cdef Child kids[MAX_CHILDREN]
+        cdef Node child
+        cdef bint cut_before, have_mask = False
+        self.nodes += 1
+        if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
+            self.stopped = STOP_TIME
+            return -1
+        b = self.cut_bound(n, threshold)
         if b == NO_WIN:
             return 0
         if b > threshold:
@@ -1062,6 +1135,20 @@ cdef class Search:
         cut_before = self.cut
         self.cut = False
         for i in range(count):
+            if self.cuts & 64 and not kids[i].removed & n.hand:  # two court cards removed
+                bit = 1ULL << (kids[i].target + 1)
+                if not tried & bit:
+                    tried |= bit
+                    if not have_mask:
+                        have_mask = True
+                        if rc <= threshold and self.cuts & 32:
+                            mask = self.king_turns(n, rc, turns_to(threshold - rc))
+                    r = self.pairs_refuted(n, kids[i].target, threshold, mask, rc)
+                    if r:
+                        refuted |= bit
+                        self.cut = self.cut or r == 1
+                if refuted & bit:
+                    continue
             child = n[0]
             child.pdis |= (n.hand & ~kids[i].removed)
             child.cdis |= (n.court & ~kids[i].removed)
