@@ -67,7 +67,7 @@ DEF INF = 10000
 # each of them against one without, and with the reference)
 DEF F_TRUMP_MATCH = 1      # trump_bounds: the target's trumps no other trump can be matched against
 DEF F_THEIR_CASH = 2       # cashing_bounds: the quick tricks of another player on lead
-DEF F_DESCEND = 4          # value(): Foresight's null-window tests from the top down
+DEF F_ASCEND = 4           # value(): Foresight's null-window tests from the bottom up
 DEF F_PARTITION = 8        # table entries for every position alike in the cards that mattered
 DEF F_POINT_BOUNDS = 16    # heartburn_bounds: the score from the points still out
 DEF F_ORDER = 32           # ordered(): the others' leads, and their cards before the target's
@@ -76,17 +76,19 @@ DEF F_TRICK_SURE = 128     # trick_decided(): in a trick, the target's win or lo
 DEF F_HB_ORDER = 256       # order_hearts(): Heartburn's own move order
 DEF F_TRICK_TRUMPS = 512   # trick_decided(): a sure win, then the trump bound's tricks
 DEF F_TRICK_QUICK = 1024   # trick_decided(): a sure win, then the target's quick tricks on lead
-FEATURES_ALL = (F_TRUMP_MATCH | F_THEIR_CASH | F_DESCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT
-                | F_TRICK_SURE | F_HB_ORDER | F_TRICK_TRUMPS | F_TRICK_QUICK)
+DEF F_KILLER = 2048        # Search.search: the others' lead in the suit that last refuted at the same trick
+FEATURES_ALL = (F_TRUMP_MATCH | F_THEIR_CASH | F_ASCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT
+                | F_TRICK_SURE | F_HB_ORDER | F_TRICK_TRUMPS | F_TRICK_QUICK | F_KILLER)
 DEF NO_BOUND = -INF - 1
 DEF HB_ORDER_MAX = 9       # order_hearts() for a mover of at most this many cards (hand and Hole)
-FEATURES = {"trump_match": F_TRUMP_MATCH, "their_cash": F_THEIR_CASH, "descend": F_DESCEND,
+FEATURES = {"trump_match": F_TRUMP_MATCH, "their_cash": F_THEIR_CASH, "ascend": F_ASCEND,
             "partition": F_PARTITION, "point_bounds": F_POINT_BOUNDS, "order": F_ORDER,
             "shape_hint": F_SHAPE_HINT, "trick_sure": F_TRICK_SURE, "hb_order": F_HB_ORDER,
-            "trick_trumps": F_TRICK_TRUMPS, "trick_quick": F_TRICK_QUICK}
+            "trick_trumps": F_TRICK_TRUMPS, "trick_quick": F_TRICK_QUICK, "killer": F_KILLER}
 DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
 DEF HUGE_AFTER = 2000000   # nodes (of one Search, every call) before it asks for huge pages
 DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
+DEF KILLER_SLOTS = 20      # Search.killer: one a trick (tricks played so far)
 DEF SHAPE_RS = 30          # the relevance vectors a shape's directory remembers
 
 cdef int POWER[53]
@@ -177,6 +179,8 @@ cdef class Search:
     cdef int minus_one             # safe_leads(): the seats whose hands count one card fewer
     cdef uint64_t merged           # reduced(): the moves kept for a set of more than one card
     cdef int group_top[53]         # reduced(): for each of those, the set's highest card
+    cdef int killer[KILLER_SLOTS]  # per trick (tricks played so far): the suit of the others' last
+                                   # lead that cut off there, or -1
 
     def __cinit__(self, double memory_mb=1024.0, double time_limit=0.0, long long max_states=0):
         cdef uint64_t rng = 0x5EED7A1C
@@ -252,6 +256,8 @@ cdef class Search:
         for s in range(self.ntrick):
             self.trick[s] = trick[s]
         self.leader, self.broken, self.first = leader, broken, first
+        for s in range(KILLER_SLOTS):
+            self.killer[s] = -1
 
     def value(self, int seats, int trump, bint hearts, hands, holes, int leader, trick, taken, tricks,
               bint broken, bint first, int seat, int low, int high):
@@ -264,10 +270,11 @@ cdef class Search:
         clock_start(&self.clock)
         cdef int t, v
         while low < high:
-            # Foresight from the top down: a test that fails ("not t") needs only the target's moves
-            # refuted, one answer of the others each, and is cheap; one that succeeds must answer
-            # every play of the three others. Descending, only the last test (t = the value) succeeds.
-            t = high if (not hearts and self.features & F_DESCEND) else (low + high + 1) // 2
+            # Foresight from the bottom up: the static bounds settle the first tests at once, and the
+            # values are mostly near the bottom (a seat against three), so few tests follow; the
+            # tests that fail near the value are the dear ones, and from the top down each of them
+            # is paid for (whole hands, 7 seats: 31M nodes from the top down, 15M from the bottom up)
+            t = low + 1 if (not hearts and self.features & F_ASCEND) else (low + high + 1) // 2
             v = self.search(t - 1, t)
             if self.stopped != STOP_NONE:
                 return None
@@ -480,7 +487,7 @@ cdef class Search:
         The entry is stored for the shape, r and the holders of those r cards: it holds for every
         B so paired with A."""
         cdef int seat, i, v, best, a, b, low, high, base, left, c, maximising, n, s, decided = -1, j
-        cdef int bl, bh, cut = 0, hint = -1, victim
+        cdef int bl, bh, cut = 0, hint = -1, victim, hinted = 0, slot = -1
         cdef int order[53]
         cdef int gtop[53]
         cdef int rel[4]
@@ -591,6 +598,7 @@ cdef class Search:
             gtop[i] = self.group_top[i]
         n = self.ordered(seat, moves, order)
         if hint >= 0:  # the card that decided here last time first
+            hinted = 1
             for i in range(1, n):
                 if order[i] == hint:
                     order[0], order[i] = order[i], order[0]
@@ -608,9 +616,28 @@ cdef class Search:
             if bits and k == 0:
                 k = lowest(bits)  # a power - 1
                 c = (JOKER if k == 0 else d.hint_suit * 13 + (0 if k == 13 else k))
+                hinted = 1
                 for i in range(1, n):
                     if order[i] == c:
                         order[0], order[i] = order[i], order[0]
+                        break
+        if self.ntrick == 0 and seat != self.target and self.features & F_KILLER:
+            # the others' lead (the killer heuristic): the suit of their last lead that refuted at
+            # the same trick elsewhere in the tree, first after any hint (an order only: the value
+            # cannot change). Their wrong first leads are mostly in another suit than the one that
+            # refutes, and siblings are often refuted alike.
+            slot = 0
+            for i in range(self.seats):
+                slot += self.tricks[i]
+            if slot >= KILLER_SLOTS:
+                slot = -1
+            elif self.killer[slot] >= 0:
+                for i in range(hinted, n):
+                    if self.effective_suit(order[i]) == self.killer[slot]:
+                        c = order[i]
+                        for j in range(i, hinted, -1):
+                            order[j] = order[j - 1]
+                        order[hinted] = c
                         break
         decided = order[0] if n else -1
         for i in range(n):
@@ -635,6 +662,8 @@ cdef class Search:
                     b = v
             if a >= b:
                 cut = 1
+                if slot >= 0:
+                    self.killer[slot] = self.effective_suit(c)
                 break
         # cut off: the result rests on the last move (its relevance is in self.rel); else on all
         for s in range(4):
