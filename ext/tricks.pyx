@@ -77,14 +77,16 @@ DEF F_HB_ORDER = 256       # order_hearts(): Heartburn's own move order
 DEF F_TRICK_TRUMPS = 512   # trick_decided(): a sure win, then the trump bound's tricks
 DEF F_TRICK_QUICK = 1024   # trick_decided(): a sure win, then the target's quick tricks on lead
 DEF F_KILLER = 2048        # Search.search: the others' lead in the suit that last refuted at the same trick
+DEF F_PARTNER_LOW = 4096   # ordered(): the others, when a partner holds the trick, a card that does not overtake it first
 FEATURES_ALL = (F_TRUMP_MATCH | F_THEIR_CASH | F_ASCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT
-                | F_TRICK_SURE | F_HB_ORDER | F_TRICK_TRUMPS | F_TRICK_QUICK | F_KILLER)
+                | F_TRICK_SURE | F_HB_ORDER | F_TRICK_TRUMPS | F_TRICK_QUICK | F_KILLER | F_PARTNER_LOW)
 DEF NO_BOUND = -INF - 1
 DEF HB_ORDER_MAX = 9       # order_hearts() for a mover of at most this many cards (hand and Hole)
 FEATURES = {"trump_match": F_TRUMP_MATCH, "their_cash": F_THEIR_CASH, "ascend": F_ASCEND,
             "partition": F_PARTITION, "point_bounds": F_POINT_BOUNDS, "order": F_ORDER,
             "shape_hint": F_SHAPE_HINT, "trick_sure": F_TRICK_SURE, "hb_order": F_HB_ORDER,
-            "trick_trumps": F_TRICK_TRUMPS, "trick_quick": F_TRICK_QUICK, "killer": F_KILLER}
+            "trick_trumps": F_TRICK_TRUMPS, "trick_quick": F_TRICK_QUICK, "killer": F_KILLER,
+            "partner_low": F_PARTNER_LOW}
 DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
 DEF HUGE_AFTER = 2000000   # nodes (of one Search, every call) before it asks for huge pages
 DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
@@ -1001,8 +1003,9 @@ cdef class Search:
     cdef int ordered(self, int seat, uint64_t moves, int* order) noexcept nogil:
         """The moves best first for the mover's side (the target, or everyone else together):
         leading, the highest card; following, when the side already wins the trick the lowest
-        card, else the lowest card that takes the lead, then the lowest of the rest."""
-        cdef int n = 0, p, suit, c, i, j, key, led, top = -1, top_seat = -1, mine, beats, tmp
+        card (the others: the lowest that does not overtake, F_PARTNER_LOW), else the lowest card
+        that takes the lead, then the lowest of the rest."""
+        cdef int n = 0, p, suit, c, i, j, key, led, top = -1, top_seat = -1, mine, beats, tmp, overtake_last
         cdef int keys[53]
         for p in range(1, 15):
             for suit in range(4):
@@ -1041,9 +1044,13 @@ cdef class Search:
             if tbest > top:
                 top = tbest
                 mine = 0
+        # a partner of the others' holds the trick (and the target cannot beat it): a card that does
+        # not overtake it first, its lowest (the lowest card of all may be a trump that ruffs the
+        # partner's card for nothing; whole hands, 7 seats: 14.5M -> 11.2M nodes)
+        overtake_last = mine and seat != self.target and not self.hearts and self.features & F_PARTNER_LOW
         for i in range(n):  # ascending power already; winners first when the side is not winning
             beats = self.strength(order[i], led) > top
-            keys[i] = i + (0 if mine or beats else 100)
+            keys[i] = i + ((100 if beats and overtake_last else 0) if mine else (0 if beats else 100))
         sort_by_keys(order, keys, n)
         return n
 
