@@ -78,15 +78,17 @@ DEF F_TRICK_TRUMPS = 512   # trick_decided(): a sure win, then the trump bound's
 DEF F_TRICK_QUICK = 1024   # trick_decided(): a sure win, then the target's quick tricks on lead
 DEF F_KILLER = 2048        # Search.search: the others' lead in the suit that last refuted at the same trick
 DEF F_PARTNER_LOW = 4096   # ordered(): the others, when a partner holds the trick, a card that does not overtake it first
+DEF F_PARTNER_AFTER = 8192 # ordered(): the others, the target played and a partner after can beat it: as if it held it
 FEATURES_ALL = (F_TRUMP_MATCH | F_THEIR_CASH | F_ASCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT
-                | F_TRICK_SURE | F_HB_ORDER | F_TRICK_TRUMPS | F_TRICK_QUICK | F_KILLER | F_PARTNER_LOW)
+                | F_TRICK_SURE | F_HB_ORDER | F_TRICK_TRUMPS | F_TRICK_QUICK | F_KILLER | F_PARTNER_LOW
+                | F_PARTNER_AFTER)
 DEF NO_BOUND = -INF - 1
 DEF HB_ORDER_MAX = 9       # order_hearts() for a mover of at most this many cards (hand and Hole)
 FEATURES = {"trump_match": F_TRUMP_MATCH, "their_cash": F_THEIR_CASH, "ascend": F_ASCEND,
             "partition": F_PARTITION, "point_bounds": F_POINT_BOUNDS, "order": F_ORDER,
             "shape_hint": F_SHAPE_HINT, "trick_sure": F_TRICK_SURE, "hb_order": F_HB_ORDER,
             "trick_trumps": F_TRICK_TRUMPS, "trick_quick": F_TRICK_QUICK, "killer": F_KILLER,
-            "partner_low": F_PARTNER_LOW}
+            "partner_low": F_PARTNER_LOW, "partner_after": F_PARTNER_AFTER}
 DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
 DEF HUGE_AFTER = 2000000   # nodes (of one Search, every call) before it asks for huge pages
 DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
@@ -1047,6 +1049,15 @@ cdef class Search:
         # a partner of the others' holds the trick (and the target cannot beat it): a card that does
         # not overtake it first, its lowest (the lowest card of all may be a trump that ruffs the
         # partner's card for nothing; whole hands, 7 seats: 14.5M -> 11.2M nodes)
+        if not mine and seat != self.target and not self.hearts and self.features & F_PARTNER_AFTER \
+                and (self.target - self.leader + self.seats) % self.seats < self.ntrick:
+            # the target holds the trick but has played, and a partner still to play can beat its
+            # card: the trick is theirs whatever this card is, so it is played as when a partner
+            # holds it (whole hands, 7 seats: 11.2M -> 7.7M nodes; 10 cards 9.1M -> 8.6M)
+            for i in range(self.ntrick + 1, self.seats):
+                if self.best_strength((self.leader + i) % self.seats, led) > top:
+                    mine = 1
+                    break
         overtake_last = mine and seat != self.target and not self.hearts and self.features & F_PARTNER_LOW
         for i in range(n):  # ascending power already; winners first when the side is not winning
             beats = self.strength(order[i], led) > top
