@@ -79,16 +79,18 @@ DEF F_TRICK_QUICK = 1024   # trick_decided(): a sure win, then the target's quic
 DEF F_KILLER = 2048        # Search.search: the others' lead in the suit that last refuted at the same trick
 DEF F_PARTNER_LOW = 4096   # ordered(): the others, when a partner holds the trick, a card that does not overtake it first
 DEF F_PARTNER_AFTER = 8192 # ordered(): the others, the target played and a partner after can beat it: as if it held it
+DEF F_DISCARDS = 16384     # ordered(): the others' discards, from the hand before the Hole, a trump last
 FEATURES_ALL = (F_TRUMP_MATCH | F_THEIR_CASH | F_ASCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT
                 | F_TRICK_SURE | F_HB_ORDER | F_TRICK_TRUMPS | F_TRICK_QUICK | F_KILLER | F_PARTNER_LOW
-                | F_PARTNER_AFTER)
+                | F_PARTNER_AFTER | F_DISCARDS)
 DEF NO_BOUND = -INF - 1
 DEF HB_ORDER_MAX = 9       # order_hearts() for a mover of at most this many cards (hand and Hole)
 FEATURES = {"trump_match": F_TRUMP_MATCH, "their_cash": F_THEIR_CASH, "ascend": F_ASCEND,
             "partition": F_PARTITION, "point_bounds": F_POINT_BOUNDS, "order": F_ORDER,
             "shape_hint": F_SHAPE_HINT, "trick_sure": F_TRICK_SURE, "hb_order": F_HB_ORDER,
             "trick_trumps": F_TRICK_TRUMPS, "trick_quick": F_TRICK_QUICK, "killer": F_KILLER,
-            "partner_low": F_PARTNER_LOW, "partner_after": F_PARTNER_AFTER}
+            "partner_low": F_PARTNER_LOW, "partner_after": F_PARTNER_AFTER,
+            "discards": F_DISCARDS}
 DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
 DEF HUGE_AFTER = 2000000   # nodes (of one Search, every call) before it asks for huge pages
 DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
@@ -1007,7 +1009,7 @@ cdef class Search:
         leading, the highest card; following, when the side already wins the trick the lowest
         card (the others: the lowest that does not overtake, F_PARTNER_LOW), else the lowest card
         that takes the lead, then the lowest of the rest."""
-        cdef int n = 0, p, suit, c, i, j, key, led, top = -1, top_seat = -1, mine, beats, tmp, overtake_last
+        cdef int n = 0, p, suit, c, i, j, key, led, top = -1, top_seat = -1, mine, beats, tmp, overtake_last, x
         cdef int keys[53]
         for p in range(1, 15):
             for suit in range(4):
@@ -1061,7 +1063,13 @@ cdef class Search:
         overtake_last = mine and seat != self.target and not self.hearts and self.features & F_PARTNER_LOW
         for i in range(n):  # ascending power already; winners first when the side is not winning
             beats = self.strength(order[i], led) > top
-            keys[i] = i + ((100 if beats and overtake_last else 0) if mine else (0 if beats else 100))
+            keys[i] = i + ((1000 if beats and overtake_last else 0) if mine else (0 if beats else 1000))
+            x = self.effective_suit(order[i])
+            if seat != self.target and not beats and x != led and not self.hearts and self.features & F_DISCARDS:
+                # the others' discards (and under-ruffs): a Hole card (it may follow later leads by
+                # its back) after the hand's, a trump (it may ruff later) last; whole hands, 7 seats:
+                # 7.7M -> 6.7M nodes, 10 cards 8.6M -> 8.3M
+                keys[i] += (200 if x == self.trump and x >= 0 else 0) + (100 if self.hole[seat] >> order[i] & 1 else 0)
         sort_by_keys(order, keys, n)
         return n
 
