@@ -1114,6 +1114,8 @@ cdef class Search:
             self.stopped = STOP_TIME
             return -1
         b = self.cut_bound(n, threshold)
+        if self.king_known:  # bound's king_turns, complete to the threshold: pairs_refuted's too
+            mask, have_mask = self.king_mask, True
         if b == NO_WIN:
             return 0
         if b > threshold:

@@ -333,19 +333,16 @@ cdef class Search:
                 allowed = in_suit
         return allowed
 
-    cdef int winner_index(self) noexcept nogil:
-        cdef int led = self.effective_suit(self.trick[0]), best = -1, best_i = 0, i, s, strength
-        for i in range(self.seats):
-            s = self.effective_suit(self.trick[i])
-            if s == self.trump and s >= 0:
-                strength = 200 + POWER[self.trick[i]]
-            elif s == led:
-                strength = 100 + POWER[self.trick[i]]
-            else:
-                strength = 0
-            if strength > best:
-                best, best_i = strength, i
-        return best_i
+    cdef int holding(self, int led, int* top) noexcept nogil:
+        """The place in the trick (so far) of the card that holds it, the first of the strongest;
+        its strength() in ``top`` (-1 and place 0 before any card)."""
+        cdef int i, k, place = 0
+        top[0] = -1
+        for i in range(self.ntrick):
+            k = self.strength(self.trick[i], led)
+            if k > top[0]:
+                top[0], place = k, i
+        return place
 
     cdef int points(self, int s) noexcept nogil:
         return self.hearts_taken[s] + 13 * self.queen_taken[s] - 10 * self.ten_taken[s]
@@ -1009,7 +1006,7 @@ cdef class Search:
         leading, the highest card; following, when the side already wins the trick the lowest
         card (the others: the lowest that does not overtake, F_PARTNER_LOW), else the lowest card
         that takes the lead, then the lowest of the rest."""
-        cdef int n = 0, p, suit, c, i, j, key, led, top = -1, top_seat = -1, mine, beats, tmp, overtake_last, x
+        cdef int n = 0, p, suit, c, i, j, led, top = -1, top_seat = -1, mine, beats, tmp, overtake_last, x
         cdef int keys[53]
         for p in range(1, 15):
             for suit in range(4):
@@ -1035,10 +1032,7 @@ cdef class Search:
                 self.order_their_lead(seat, order, n)
             return n
         led = self.effective_suit(self.trick[0])
-        for i in range(self.ntrick):
-            key = self.strength(self.trick[i], led)
-            if key > top:
-                top, top_seat = key, (self.leader + i) % self.seats
+        top_seat = (self.leader + self.holding(led, &top)) % self.seats
         mine = (top_seat == self.target) == (seat == self.target)
         if seat != self.target and self.features & F_ORDER and not self.hearts \
                 and (self.target - self.leader + self.seats) % self.seats > self.ntrick:
@@ -1086,7 +1080,7 @@ cdef class Search:
         earlier in a hand the plain order (ordered()) did better (whole hands, seeds 0-5: 5.4M
         nodes instead of 50M for seed 0's table, as many seats decided in 10 s, 13 of 24; at
         10 cards a seat, seed 2's table decided in 15M nodes, undecided with either order alone)."""
-        cdef int i, c, key, led, top = -1, top_seat = -1, st, beats, pts
+        cdef int i, c, led, top = -1, top_seat = -1, st, beats, pts
         cdef int keys[53]
         if self.ntrick == 0:
             for i in range(n):
@@ -1096,10 +1090,7 @@ cdef class Search:
             sort_by_keys(order, keys, n)
             return
         led = self.effective_suit(self.trick[0])
-        for i in range(self.ntrick):
-            key = self.strength(self.trick[i], led)
-            if key > top:
-                top, top_seat = key, (self.leader + i) % self.seats
+        top_seat = (self.leader + self.holding(led, &top)) % self.seats
         for i in range(n):
             c = order[i]
             st = self.strength(c, led)
@@ -1143,10 +1134,7 @@ cdef class Search:
             return NO_BOUND
         for i in range(4):
             self.rel[i] = NONE_RELEVANT
-        for i in range(self.ntrick):
-            k = self.strength(self.trick[i], led)
-            if k > top:
-                top, top_i = k, i
+        top_i = self.holding(led, &top)
         if tpos >= self.ntrick:  # still to play: its best card against the others'
             mine_card = self.best_card(self.target, led)
             mine = self.strength(mine_card, led)
@@ -1281,7 +1269,7 @@ cdef class Search:
         cdef uint64_t bit = <uint64_t>1 << c
         cdef int from_hole = 0 if self.hand[seat] & bit else 1
         cdef int saved_broken = self.broken, saved_first = self.first, saved_leader = self.leader
-        cdef int w, winner, i, v, t
+        cdef int w, winner, i, v, t, top
         cdef int saved_trick[MAXSEATS]
         if from_hole:
             self.hole[seat] &= ~bit
@@ -1296,7 +1284,7 @@ cdef class Search:
             v = self.search(alpha, beta)
             self.ntrick -= 1
         else:
-            w = self.winner_index()
+            w = self.holding(self.effective_suit(self.trick[0]), &top)
             winner = (self.leader + w) % self.seats
             for i in range(self.seats):
                 saved_trick[i] = self.trick[i]
