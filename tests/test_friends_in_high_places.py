@@ -644,11 +644,10 @@ def test_the_timed_plan_cut_changes_no_answer(seed):
         if state.step == INTRIGUE:
             states.append(state)
         state = advance_chance(state.play(thinning_move(state)))
-    compared = 0
+    compared, default = 0, module.Search(0, False, False).cuts
     for state in states[-10::2]:
         for extra in range(7):
             answers, nodes = [], []
-            default = module.Search(0, False, False).cuts
             for cuts in (0, default & ~64, default):
                 search = module.Search(state.seed, *state.options)
                 search.cuts = cuts
