@@ -178,6 +178,7 @@ cdef class Search:
     cdef public uint64_t nodes
     cdef public int stopped
     cdef public int features
+    cdef public int proven_low, proven_high  # value(): the range the value is proven to lie in (a stop leaves it open)
     cdef int rel[4]                # the relevance of the last search (Search.search)
     cdef int low_thr[4]            # the relevance (Search.search) of the last static bounds:
     cdef int high_thr[4]           # of the lower, of the upper one
@@ -275,6 +276,7 @@ cdef class Search:
         self.stopped = STOP_NONE
         clock_start(&self.clock)
         cdef int t, v
+        self.proven_low, self.proven_high = low, high
         while low < high:
             # Foresight from the bottom up: the static bounds settle the first tests at once, and the
             # values are mostly near the bottom (a seat against three), so few tests follow; the
@@ -288,6 +290,7 @@ cdef class Search:
                 low = v if v < high else high
             else:
                 high = v if v > low else low
+            self.proven_low, self.proven_high = low, high
         return low
 
     def legal_moves(self, int seats, int trump, bint hearts, hands, holes, int leader, trick, taken, tricks,

@@ -311,10 +311,15 @@ class Game:
     def hand_report(self, deal: Deal, state, solver) -> tuple:
         """(text lines, JSON data) of ``solodeck solve``: every seat's guarantee from ``state``
         (data["values"], None where a limit stopped the search); games add their own tables."""
-        values = [solver.value(state, seat) for seat in range(deal.options.get("players", 2))]
+        values, ranges = [], []
+        for seat in range(deal.options.get("players", 2)):
+            values.append(solver.value(state, seat))
+            ranges.append(getattr(solver, "proven", None))
         lines = [f"{self.score_name or 'score'} each seat can guarantee against all the others together:"]
-        lines += [f"  seat {s + 1}: {'?' if v is None else v}" for s, v in enumerate(values)]
-        return lines, {"values": values}
+        lines += [f"  seat {s + 1}: {guarantee_text(v, r)}" for s, (v, r) in enumerate(zip(values, ranges))]
+        if None in values:
+            lines.append(UNDECIDED_NOTE)
+        return lines, {"values": values, "ranges": ranges}
 
     def baseline_move(self, state):
         """The baseline policy: a simple rule a person would use. Every game with a blind mode
@@ -445,6 +450,26 @@ def without_first(deck: tuple, v) -> tuple:
     one key serves open mode (the dealt card) and blind mode (any card of the composition)."""
     i = deck.index(v)
     return deck[:i] + deck[i + 1:]
+
+
+def proven_range(low, high, bounds) -> tuple:
+    """[low, high], the range a seat's value is proven to lie in, as (low or None, high or None):
+    an end no tighter than the game's own ``bounds`` says nothing and is None."""
+    return (low if low > bounds[0] else None, high if high < bounds[1] else None)
+
+
+UNDECIDED_NOTE = ("('?': a limit stopped that search, so the value is not known, never a guess; '>=1', '<=2', "
+                  "'1..2': what the stopped search had proven; --time-limit raises the limit)")
+
+
+def guarantee_text(value, proven=None) -> str:
+    """A seat's value for a table: the value, else what is proven of it (``proven_range``), else ?."""
+    if value is not None:
+        return str(value)
+    low, high = proven or (None, None)
+    if low is not None and high is not None:
+        return f"{low}..{high}"
+    return f">={low}" if low is not None else f"<={high}" if high is not None else "?"
 
 
 def advance_chance(state):

@@ -268,6 +268,9 @@ def cmd_solve(args) -> int:
     score_name = game.score_name or "score"
     if result.verdict == "winnable":
         how = "proven best" if result.exact else f"best found; not proven optimal ({result.status})"
+        if not result.exact and result.score_bound is not None and game.score_sense:
+            better = "fewer" if game.score_sense == "lower" else "more"
+            how += f"; proven: no win with {better} than {result.score_bound} {score_name}"
         if game.score_name is None:  # a game without a score: the win is the whole answer
             print(f"verdict: winnable ({'proven' if result.exact else result.status})")
         else:
@@ -320,6 +323,11 @@ class _CountedSearches:
     def nodes(self):
         return self.solver.nodes
 
+    @property
+    def proven(self):
+        """What the last value() proved when a limit stopped it (api.proven_range), if the solver says."""
+        return getattr(self.solver, "proven", None)
+
     def value(self, state, seat):
         value = self.solver.value(state, seat)
         if self.bar is not None:
@@ -362,9 +370,6 @@ def _solve_hand(args, game, deal) -> int:
     print(f"{game.title}: {deal.source}" + (f" (seed {deal.seed})" if deal.seed is not None else ""))
     for line in lines:
         print(line)
-    if any("?" in line for line in lines):
-        print(f"('?': a limit stopped that search ({limits.time_limit:g} s each; --time-limit raises it), "
-              "so the value is not known: never a guess)")
     if hints is not None:
         print(f"line ({len(hints['line'])} moves, each seat playing for its own guarantee): {' '.join(hints['line'])}")
     print(f"search ({'kernel' if game.load_kernel() else 'paranoid alpha-beta'}): {solver.nodes:,} nodes, "

@@ -89,12 +89,16 @@ class SolveResult:
     ranked: list = field(default_factory=list)
     interval: list | None = None      # blind estimates: Wilson 95% interval of win_probability
     samples: int | None = None        # blind estimates: rollouts per move
+    # open mode stopped by a limit with a win found: the best score any win can have, proven (the
+    # best win's score lies between it and ``score``); None when the engine proves no such bound
+    score_bound: int | None = None
 
     def to_json(self) -> dict:
         return {
             "game": self.game, "mode": self.mode, "status": str(self.status), "verdict": str(self.verdict),
             "exact": self.exact, "score": self.score, "line": [str(m) for m in self.line],
             "engine": self.engine, **({"raced_against": self.raced_against} if self.raced_against else {}),
+            **({"score_bound": self.score_bound} if self.score_bound is not None else {}),
             **({"win_probability": self.win_probability, "expected_score": self.expected_score,
                 "interval": self.interval, "samples": self.samples,
                 "moves": self.ranked} if self.mode == "blind" else {}),

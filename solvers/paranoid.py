@@ -33,16 +33,19 @@ class ParanoidSolver:
         self.nodes = 0
         self._deadline = None
         self.stop = None
+        self.proven = None  # value(): (v, v) once decided (api.proven_range); a stop proves nothing here
 
     def value(self, state, seat: int):
         state = advance_chance(state)
         self._deadline = None if self.limits.time_limit is None else time.perf_counter() + self.limits.time_limit
-        self.stop = None
+        self.stop, self.proven = None, None
         try:
-            return self._search(state, seat, -10**9, 10**9)
-        except SearchStopped as stopped:
+            value = self._search(state, seat, -10**9, 10**9)
+        except SearchStopped as stopped:  # a full window proves nothing until it ends
             self.stop = stopped.reason
             return None
+        self.proven = (value, value)
+        return value
 
     def move_values(self, state, seat: int | None = None) -> list:
         """[(move, value for ``seat`` after it, or None)] for every legal move; ``seat``: the one

@@ -556,6 +556,24 @@ def test_a_whole_deal_gives_a_replayed_win_at_a_limit():
     assert end.outcome().won and end.outcome().score == result.score
 
 
+def test_a_limit_keeps_the_proven_part_of_the_fewest_turns():
+    """Stopped before its range closes, the kernel solver reports the proven end of it
+    (SolveResult.score_bound: no win in fewer turns), never past the exact answer."""
+    kernel()
+    bounded = 0
+    for seed in (18, 26, 42):  # the fewest turns proven within 0.2 s each (results/.../open-none)
+        state = GAME.initial_state(GAME.new_deal(seed))
+        exact = GAME.fast_solver(Limits(time_limit=60)).solve(state)
+        assert exact.exact and exact.score_bound is None
+        for limit in (0.005, 0.02, 0.05):
+            result = GAME.fast_solver(Limits(time_limit=limit)).solve(state)
+            if result.verdict == "winnable" and not result.exact and result.score_bound is not None:
+                assert result.score_bound <= exact.score <= result.score
+                assert result.to_json()["score_bound"] == result.score_bound
+                bounded += 1
+    assert bounded  # some limit did stop a search with its range still open
+
+
 def test_without_extensions_the_python_turn_search_is_used(monkeypatch):
     monkeypatch.setenv("SOLODECK_NO_EXTENSIONS", "1")
     solver = GAME.fast_solver(Limits(time_limit=1))

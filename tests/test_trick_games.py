@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from solodeck import cards as C
+from solodeck.api import guarantee_text, proven_range
 from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, SolodeckError
 from solodeck.games.foresight import (BACKS, NO_TRUMP, KernelParanoid, Play, TrickRules, TrickState, heartburn_scores,
@@ -284,6 +285,35 @@ def test_a_limit_gives_no_value():
     st = FORESIGHT.initial_state(deal, exchange=False)
     solver = ParanoidSolver(Limits(max_states=50))
     assert solver.value(st, 0) is None and solver.stop is not None
+
+
+@pytest.mark.parametrize("game", [FORESIGHT, HEARTBURN], ids=["foresight", "heartburn"])
+def test_a_stopped_kernel_search_says_only_what_it_proved(game):
+    """A search stopped by its table's size gives no value, but the range its finished tests
+    proved (api.proven_range), and the exact value lies in it."""
+    kernel = game.load_kernel()
+    if kernel is None:
+        pytest.skip("the kernel is not built (or SOLODECK_NO_EXTENSIONS=1)")
+    stopped = narrowed = 0
+    for st in middle_games(game, 12, per_seat=5):
+        exact = KernelParanoid(kernel, Limits(memory_mb=32))
+        for seat in range(st.rules.seats):
+            want = exact.value(st, seat)
+            for states in (30, 300, 3000):
+                solver = KernelParanoid(kernel, Limits(memory_mb=32, max_states=states))
+                got = solver.value(st, seat)
+                low, high = solver.proven
+                assert got in (None, want) and (low is None or low <= want) and (high is None or want <= high)
+                stopped += got is None
+                narrowed += got is None and (low, high) != (None, None)
+    assert stopped and narrowed  # the limits did stop searches, and some had proven something
+
+
+def test_a_table_cell_says_what_is_proven():
+    assert [guarantee_text(3), guarantee_text(None), guarantee_text(None, (None, None))] == ["3", "?", "?"]
+    assert [guarantee_text(None, (1, None)), guarantee_text(None, (None, 2)), guarantee_text(None, (1, 2))] == \
+        [">=1", "<=2", "1..2"]
+    assert proven_range(1, 13, (0, 13)) == (1, None) and proven_range(0, 4, (0, 13)) == (None, 4)
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "puzzles").glob("*/endgame-*.toml")), ids=lambda p: p.parent.name + "/" + p.stem)

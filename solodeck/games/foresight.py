@@ -20,7 +20,7 @@ from ..cards import cards_of, mask_of
 from .. import picture as P
 from ..api import Deal, Game, Outcome
 from ..api import State as BaseState
-from ..api import check_exact_pile, check_position_fields, position_piles
+from ..api import UNDECIDED_NOTE, check_exact_pile, check_position_fields, guarantee_text, position_piles, proven_range
 from ..errors import DealError, MoveError
 from ..shuffle import shuffled
 from .frozen_novelty import default_backs
@@ -289,10 +289,6 @@ class TrickState(BaseState):
         return P.picture(piles, **facts)
 
 
-def _cell(v) -> str:
-    return "?" if v is None else str(v)
-
-
 def _set(t: tuple, i: int, v) -> tuple:
     return t[:i] + (v,) + t[i + 1:]
 
@@ -423,9 +419,14 @@ class TrickGame(Game):
         return TrickState(TrickRules(n, trump, hearts=hearts), hands, holes, leader - 1, taken=tuple(taken),
                           tricks=tuple(tricks), broken=any(t & HEART_MASK for t in taken), first=False)
 
-    def seat_values(self, state, solver) -> list:
-        """Each seat's paranoid value at ``state`` (None: a limit stopped that search)."""
-        return [solver.value(state, seat) for seat in range(state.rules.seats)]
+    def seat_values(self, state, solver) -> tuple:
+        """Each seat's paranoid value at ``state`` (None: a limit stopped that search), and what
+        the search proved of each (api.proven_range; None where the solver does not say)."""
+        values, proven = [], []
+        for seat in range(state.rules.seats):
+            values.append(solver.value(state, seat))
+            proven.append(getattr(solver, "proven", None))
+        return values, proven
 
     def solver(self, limits, progress=None):
         """The kernel's paranoid search when built (same interface), else solvers/paranoid.py."""
@@ -442,6 +443,7 @@ class KernelParanoid:
         self.search = kernel.Search(limits.memory_mb, limits.time_limit or 0.0, limits.max_states or 0)
         self._reason = StopReason.from_code
         self.stop = None
+        self.proven = self._range = None
 
     @property
     def nodes(self):
@@ -452,19 +454,31 @@ class KernelParanoid:
         return range(self.search.stored)
 
     def value(self, state, seat):
+        """The seat's value, or None when a limit stopped the search; either way ``self.proven``
+        is then the range it is proven to lie in (see ``proven_range``)."""
         rules = state.rules
         if state.phase == "exchange":  # the leader's exchange: each choice valued by the kernel
-            values = [self.value(state.play(m), seat) for m in state.legal_moves()]
-            if None in values:
-                return None
-            return max(values) if state.to_move() == seat else min(values)
+            ranges, stop = [], None
+            for move in state.legal_moves():
+                if self.value(state.play(move), seat) is None:
+                    stop = self.stop
+                ranges.append(self._range)
+            pick = max if state.to_move() == seat else min  # a max (min) lies between the ends' max (min)
+            self._range = (pick(r[0] for r in ranges), pick(r[1] for r in ranges))
+            return self._settle(state, seat, stop)
         self.search.restart_clock()
         low, high = state.seat_bounds(seat) or HEARTBURN_RANGE
         v = self.search.value(rules.seats, rules.trump, rules.hearts, list(state.hands), list(state.holes),
                               state.leader, list(state.trick), list(state.taken), list(state.tricks),
                               state.broken, state.first, seat, low, high)
-        self.stop = None if v is not None else self._reason(self.search.stopped)
-        return v
+        self._range = (v, v) if v is not None else (self.search.proven_low, self.search.proven_high)
+        return self._settle(state, seat, None if v is not None else self._reason(self.search.stopped))
+
+    def _settle(self, state, seat, stop):
+        low, high = self._range
+        self.proven = proven_range(low, high, state.seat_bounds(seat) or HEARTBURN_RANGE)
+        self.stop = None if low == high else stop
+        return low if low == high else None
 
     def move_values(self, state, seat=None):
         seat = state.to_move() if seat is None else seat
@@ -537,13 +551,15 @@ class Foresight(TrickGame):
             raise DealError(deal.source, "position.trump", 'expected the trump suit: "S", "H", "D", "C" or "none"')
         return NO_TRUMP if text.upper() == "NONE" else C.SUITS.index(text.upper())
 
-    def _table_lines(self, deal, table, names, dealt_name):
+    def _table_lines(self, deal, table, proven, names, dealt_name):
+        cells = {nm: [guarantee_text(v, r) for v, r in zip(table[nm], proven[nm])] for nm in names}
+        width = max(4, *(len(c) for nm in names for c in cells[nm]))
         lines = [f"tricks each seat can guarantee against all the others together (leader: seat "
                  f"{deal.options['leader']}, Holes as dealt; *: the dealt trump):",
-                 "  seat  " + " ".join(f"{('*' if nm == dealt_name else '') + nm:>4}" for nm in names)]
+                 "  seat  " + " ".join(f"{('*' if nm == dealt_name else '') + nm:>{width}}" for nm in names)]
         for s in range(deal.options["players"]):
-            lines.append(f"  {s + 1:>4}  " + " ".join(f"{_cell(table[nm][s]):>4}" for nm in names))
-        return lines
+            lines.append(f"  {s + 1:>4}  " + " ".join(f"{cells[nm][s]:>{width}}" for nm in names))
+        return lines + ([UNDECIDED_NOTE] if any(None in table[nm] for nm in names) else [])
 
     def hand_report(self, deal, state, solver):
         """The double-dummy-style table: a row per seat, a column per trump suit (and no trump when
@@ -554,11 +570,12 @@ class Foresight(TrickGame):
         dealt = self.trump_of(deal)
         trumps = [dealt] + [t for t in (0, 1, 2, 3) if t != dealt]  # the dealt trump's column first
         names = ["NT" if t == NO_TRUMP else C.SUITS[t] for t in trumps]
-        table = {name: self.seat_values(self.initial_state(deal, trump=t, exchange=False), solver)
-                 for name, t in zip(names, trumps)}
+        table, proven = {}, {}
+        for name, t in zip(names, trumps):
+            table[name], proven[name] = self.seat_values(self.initial_state(deal, trump=t, exchange=False), solver)
         dealt_name = names[0]
-        lines = self._table_lines(deal, table, names, dealt_name)
-        data = {"trump": dealt_name, "table": table, "exchange": None}
+        lines = self._table_lines(deal, table, proven, names, dealt_name)
+        data = {"trump": dealt_name, "table": table, "proven": proven, "exchange": None}
         if None in table[dealt_name]:  # the exchange is valued only once the dealt trump's row is
             lines.append("the leader's Hole exchange: not valued (the dealt trump's row was not all "
                          "decided within the limits)")
@@ -570,9 +587,10 @@ class Foresight(TrickGame):
             lines.append(f"the leader's Hole exchange: {unknown} of {len(values)} choices not decided within the limits")
             return lines, data
         best = max(values, key=values.get)  # the first of the best, in the listed order
-        after = self.seat_values(state.play(best), solver)
+        after, after_proven = self.seat_values(state.play(best), solver)
         lines.append(f"the leader's best Hole exchange: {best} -> seat {leader + 1} guarantees {values[best]}; "
-                     "after it: " + ", ".join(f"seat {s + 1} {_cell(v)}" for s, v in enumerate(after)))
+                     "after it: " + ", ".join(f"seat {s + 1} {guarantee_text(v, r)}"
+                                               for s, (v, r) in enumerate(zip(after, after_proven))))
         data["exchange"] = {"best": str(best), "value": values[best], "after": after}
         return lines, data
 

@@ -889,13 +889,16 @@ class KernelSolver(TurnSolver):
         score unproven) instead of answering unknown."""
         start = time.perf_counter()
         state = advance_chance(state)
-        self.best, stop = None, None
+        self.best, stop, self.range = None, None, None
         try:
             found = self._deepen(state)
         except SearchStopped as stopped:
             found, stop = self.best, stopped.reason
-        return finish_open(self.game, state, found or [], won=found is not None, stop=stop, nodes=self.nodes,
-                           stored=self.stored_count, start=start, engine="turns-kernel")
+        result = finish_open(self.game, state, found or [], won=found is not None, stop=stop, nodes=self.nodes,
+                             stored=self.stored_count, start=start, engine="turns-kernel")
+        if result.verdict == "winnable" and not result.exact and self.range:
+            result.score_bound = self.range[0]  # no win before turn lo: proven
+        return result
 
     FIRST_SLICE = 0.05  # seconds of the first narrowing questions (doubled after a round without progress)
 
