@@ -74,8 +74,10 @@ def main():
             print(f"# {name}: verdict decided for {decided} of {len(run)} deals ({len(run) - len(seeds)} by the "
                   f"run, {len(seeds)} rerun at {args.time_limit} s)", flush=True)
         gaps = [r["range"][1] - r["range"][0] for r in mine if r["range"]]
-        print(f"# {name}: {sum(r['exact'] for r in mine)} of {len(mine)} decided within {args.time_limit} s; "
-              f"proven range hi - lo: median {statistics.median(gaps) if gaps else '-'}", flush=True)
+        if mine:
+            print(f"# {name}: the fewest turns proven (decided) for {sum(r['exact'] for r in mine)} of {len(mine)} "
+                  f"within {args.time_limit} s; proven range hi - lo: median "
+                  f"{statistics.median(gaps) if gaps else '-'}", flush=True)
         rows += mine
     if args.out:
         with open(args.out, "w") as f:
