@@ -311,15 +311,21 @@ class Game:
     def hand_report(self, deal: Deal, state, solver) -> tuple:
         """(text lines, JSON data) of ``solodeck solve``: every seat's guarantee from ``state``
         (data["values"], None where a limit stopped the search); games add their own tables."""
-        values, ranges = [], []
-        for seat in range(deal.options.get("players", 2)):
-            values.append(solver.value(state, seat))
-            ranges.append(getattr(solver, "proven", None))
+        values, proven = self.seat_values(state, solver, deal.options.get("players", 2))
         lines = [f"{self.score_name or 'score'} each seat can guarantee against all the others together:"]
-        lines += [f"  seat {s + 1}: {guarantee_text(v, r)}" for s, (v, r) in enumerate(zip(values, ranges))]
-        if None in values:
-            lines.append(UNDECIDED_NOTE)
-        return lines, {"values": values, "ranges": ranges}
+        lines += [f"  seat {s + 1}: {guarantee_text(v, r)}" for s, (v, r) in enumerate(zip(values, proven))]
+        return lines, {"values": values, "proven": proven}
+
+    @staticmethod
+    def seat_values(state, solver, seats: int) -> tuple:
+        """Each seat's value at ``state`` (None: a limit stopped that search), and what the search
+        proved of each (``solver.proven``: (v, v) when decided, else proven_range; None where the
+        solver does not say)."""
+        values, proven = [], []
+        for seat in range(seats):
+            values.append(solver.value(state, seat))
+            proven.append(getattr(solver, "proven", None))
+        return values, proven
 
     def baseline_move(self, state):
         """The baseline policy: a simple rule a person would use. Every game with a blind mode
@@ -456,10 +462,6 @@ def proven_range(low, high, bounds) -> tuple:
     """[low, high], the range a seat's value is proven to lie in, as (low or None, high or None):
     an end no tighter than the game's own ``bounds`` says nothing and is None."""
     return (low if low > bounds[0] else None, high if high < bounds[1] else None)
-
-
-UNDECIDED_NOTE = ("('?': a limit stopped that search, so the value is not known, never a guess; '>=1', '<=2', "
-                  "'1..2': what the stopped search had proven; --time-limit raises the limit)")
 
 
 def guarantee_text(value, proven=None) -> str:

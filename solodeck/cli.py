@@ -314,6 +314,7 @@ class _CountedSearches:
     def __init__(self, solver, quiet):
         self.solver = solver
         self.bar = None
+        self.undecided = 0  # searches a limit stopped
         if not quiet and sys.stderr.isatty():
             from tqdm import tqdm
 
@@ -325,11 +326,12 @@ class _CountedSearches:
 
     @property
     def proven(self):
-        """What the last value() proved when a limit stopped it (api.proven_range), if the solver says."""
+        """What the last value() proved (Game.seat_values), if the solver says."""
         return getattr(self.solver, "proven", None)
 
     def value(self, state, seat):
         value = self.solver.value(state, seat)
+        self.undecided += value is None
         if self.bar is not None:
             self.bar.update(1)
         return value
@@ -370,6 +372,10 @@ def _solve_hand(args, game, deal) -> int:
     print(f"{game.title}: {deal.source}" + (f" (seed {deal.seed})" if deal.seed is not None else ""))
     for line in lines:
         print(line)
+    if solver.undecided:
+        print(f"('?': a limit stopped that search ({limits.time_limit:g} s each; --time-limit raises it, and "
+              "--max-states or --memory if they stopped it), so the value is not known: never a guess; "
+              "'>=1', '<=2', '1..2': what it had proven by then)")
     if hints is not None:
         print(f"line ({len(hints['line'])} moves, each seat playing for its own guarantee): {' '.join(hints['line'])}")
     print(f"search ({'kernel' if game.load_kernel() else 'paranoid alpha-beta'}): {solver.nodes:,} nodes, "

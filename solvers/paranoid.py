@@ -33,7 +33,7 @@ class ParanoidSolver:
         self.nodes = 0
         self._deadline = None
         self.stop = None
-        self.proven = None  # value(): (v, v) once decided (api.proven_range); a stop proves nothing here
+        self.proven = None  # value(): (v, v) once decided; a stopped full-window search proves nothing
 
     def value(self, state, seat: int):
         state = advance_chance(state)

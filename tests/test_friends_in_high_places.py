@@ -18,7 +18,7 @@ from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, MoveError
 from solodeck.games.friends_in_high_places import (
     ALL_CARDS, COURT_CARDS, DRAW_HAND, GAME, INFLUENCE, INTRIGUE, NO_WIN, PASS, PLAYER_CARDS, TURN_UP, State,
-    TurnSolver, acquires, court_stream, parse_move, player_stream)
+    TurnSolver, acquires, court_stream, parse_move, player_stream, thinning_move)
 from solodeck.result import Limits
 from solodeck.shuffle import shuffled
 from solodeck.solvers import DepthFirstSolver, make_solver
@@ -572,6 +572,24 @@ def test_a_limit_keeps_the_proven_part_of_the_fewest_turns():
                 assert result.to_json()["score_bound"] == result.score_bound
                 bounded += 1
     assert bounded  # some limit did stop a search with its range still open
+
+
+def test_a_limit_at_an_influence_keeps_a_line_from_that_influence():
+    """A position given at its influence is finished turn by turn, one child search per influence
+    move: a limit inside a child gives the best win from the position itself (the move first,
+    replayed by finish_open), and no proven bound from the child's range."""
+    kernel()
+    state = advance_chance(GAME.initial_state(GAME.new_deal(668, {"lost-opportunities": True})))
+    state = advance_chance(state.play(thinning_move(state)))
+    assert state.step == INFLUENCE
+    wins = 0
+    for limit in (0.05, 0.2, 1.0):  # (the deal's fewest turns take far longer to prove)
+        result = GAME.fast_solver(Limits(time_limit=limit)).solve(state)
+        assert result.verdict in ("winnable", "unknown") and not result.exact and result.score_bound is None
+        if result.verdict == "winnable":
+            assert GAME.replay_moves(state, result.line).outcome().score == result.score
+            wins += 1
+    assert wins  # (a loaded machine may find none in the shorter limits)
 
 
 def test_without_extensions_the_python_turn_search_is_used(monkeypatch):

@@ -20,7 +20,7 @@ from ..cards import cards_of, mask_of
 from .. import picture as P
 from ..api import Deal, Game, Outcome
 from ..api import State as BaseState
-from ..api import UNDECIDED_NOTE, check_exact_pile, check_position_fields, guarantee_text, position_piles, proven_range
+from ..api import check_exact_pile, check_position_fields, guarantee_text, position_piles, proven_range
 from ..errors import DealError, MoveError
 from ..shuffle import shuffled
 from .frozen_novelty import default_backs
@@ -419,15 +419,6 @@ class TrickGame(Game):
         return TrickState(TrickRules(n, trump, hearts=hearts), hands, holes, leader - 1, taken=tuple(taken),
                           tricks=tuple(tricks), broken=any(t & HEART_MASK for t in taken), first=False)
 
-    def seat_values(self, state, solver) -> tuple:
-        """Each seat's paranoid value at ``state`` (None: a limit stopped that search), and what
-        the search proved of each (api.proven_range; None where the solver does not say)."""
-        values, proven = [], []
-        for seat in range(state.rules.seats):
-            values.append(solver.value(state, seat))
-            proven.append(getattr(solver, "proven", None))
-        return values, proven
-
     def solver(self, limits, progress=None):
         """The kernel's paranoid search when built (same interface), else solvers/paranoid.py."""
         kernel = self.load_kernel()
@@ -443,7 +434,7 @@ class KernelParanoid:
         self.search = kernel.Search(limits.memory_mb, limits.time_limit or 0.0, limits.max_states or 0)
         self._reason = StopReason.from_code
         self.stop = None
-        self.proven = self._range = None
+        self.proven = None
 
     @property
     def nodes(self):
@@ -454,31 +445,31 @@ class KernelParanoid:
         return range(self.search.stored)
 
     def value(self, state, seat):
-        """The seat's value, or None when a limit stopped the search; either way ``self.proven``
-        is then the range it is proven to lie in (see ``proven_range``)."""
+        """The seat's value, or None when a limit stopped the search (``self.stop`` says which);
+        ``self.proven``: (v, v) when decided, else what the finished tests proved (proven_range)."""
         rules = state.rules
         if state.phase == "exchange":  # the leader's exchange: each choice valued by the kernel
-            ranges, stop = [], None
+            values, stop = [], None
             for move in state.legal_moves():
-                if self.value(state.play(move), seat) is None:
-                    stop = self.stop
-                ranges.append(self._range)
-            pick = max if state.to_move() == seat else min  # a max (min) lies between the ends' max (min)
-            self._range = (pick(r[0] for r in ranges), pick(r[1] for r in ranges))
-            return self._settle(state, seat, stop)
+                values.append(self.value(state.play(move), seat))
+                stop = stop or self.stop
+            self.stop, self.proven = stop, (None, None)
+            if None in values:
+                return None
+            v = max(values) if state.to_move() == seat else min(values)
+            self.proven = (v, v)
+            return v
         self.search.restart_clock()
-        low, high = state.seat_bounds(seat) or HEARTBURN_RANGE
+        bounds = state.seat_bounds(seat) or HEARTBURN_RANGE
         v = self.search.value(rules.seats, rules.trump, rules.hearts, list(state.hands), list(state.holes),
                               state.leader, list(state.trick), list(state.taken), list(state.tricks),
-                              state.broken, state.first, seat, low, high)
-        self._range = (v, v) if v is not None else (self.search.proven_low, self.search.proven_high)
-        return self._settle(state, seat, None if v is not None else self._reason(self.search.stopped))
-
-    def _settle(self, state, seat, stop):
-        low, high = self._range
-        self.proven = proven_range(low, high, state.seat_bounds(seat) or HEARTBURN_RANGE)
-        self.stop = None if low == high else stop
-        return low if low == high else None
+                              state.broken, state.first, seat, *bounds)
+        if v is not None:
+            self.stop, self.proven = None, (v, v)
+        else:
+            self.stop = self._reason(self.search.stopped)
+            self.proven = proven_range(self.search.proven_low, self.search.proven_high, bounds)
+        return v
 
     def move_values(self, state, seat=None):
         seat = state.to_move() if seat is None else seat
@@ -559,7 +550,7 @@ class Foresight(TrickGame):
                  "  seat  " + " ".join(f"{('*' if nm == dealt_name else '') + nm:>{width}}" for nm in names)]
         for s in range(deal.options["players"]):
             lines.append(f"  {s + 1:>4}  " + " ".join(f"{cells[nm][s]:>{width}}" for nm in names))
-        return lines + ([UNDECIDED_NOTE] if any(None in table[nm] for nm in names) else [])
+        return lines
 
     def hand_report(self, deal, state, solver):
         """The double-dummy-style table: a row per seat, a column per trump suit (and no trump when
@@ -572,7 +563,8 @@ class Foresight(TrickGame):
         names = ["NT" if t == NO_TRUMP else C.SUITS[t] for t in trumps]
         table, proven = {}, {}
         for name, t in zip(names, trumps):
-            table[name], proven[name] = self.seat_values(self.initial_state(deal, trump=t, exchange=False), solver)
+            table[name], proven[name] = self.seat_values(self.initial_state(deal, trump=t, exchange=False), solver,
+                                                         deal.options["players"])
         dealt_name = names[0]
         lines = self._table_lines(deal, table, proven, names, dealt_name)
         data = {"trump": dealt_name, "table": table, "proven": proven, "exchange": None}
@@ -587,11 +579,11 @@ class Foresight(TrickGame):
             lines.append(f"the leader's Hole exchange: {unknown} of {len(values)} choices not decided within the limits")
             return lines, data
         best = max(values, key=values.get)  # the first of the best, in the listed order
-        after, after_proven = self.seat_values(state.play(best), solver)
+        after, after_proven = self.seat_values(state.play(best), solver, deal.options["players"])
         lines.append(f"the leader's best Hole exchange: {best} -> seat {leader + 1} guarantees {values[best]}; "
                      "after it: " + ", ".join(f"seat {s + 1} {guarantee_text(v, r)}"
                                                for s, (v, r) in enumerate(zip(after, after_proven))))
-        data["exchange"] = {"best": str(best), "value": values[best], "after": after}
+        data["exchange"] = {"best": str(best), "value": values[best], "after": after, "after_proven": after_proven}
         return lines, data
 
 

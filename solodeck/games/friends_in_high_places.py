@@ -779,12 +779,25 @@ class TurnSolver:
         best = None
         for move in state.search_moves():
             after = advance_chance(state.play(move))
-            line = [] if after.won else (None if after.outcome() is not None else self._deepen_child(after))
+            try:
+                line = [] if after.won else (None if after.outcome() is not None else self._deepen_child(after))
+            except SearchStopped:
+                # a limit inside this child: the best win from here is the better of the children's
+                # before it and this child's best so far (KernelSolver keeps it in self.best, as a
+                # line from the child); a child's proven range says nothing of this position's
+                line, self.range = getattr(self, "best", None), None
+                if line is not None:
+                    best = self._better(best, after, move, line)
+                self.best = None if best is None else best[1]
+                raise
             if line is not None:
-                end = self.game.replay_moves(after, line).outcome()
-                if best is None or end.score < best[0]:
-                    best = (end.score, [move] + line)
+                best = self._better(best, after, move, line)
         return None if best is None else best[1]
+
+    def _better(self, best, after, move, line):
+        """(score, line) of the better of ``best`` and ``move`` followed by ``line`` from ``after``."""
+        end = self.game.replay_moves(after, line).outcome()
+        return best if best is not None and best[0] <= end.score else (end.score, [move] + line)
 
     def _deepen_child(self, state):
         saved = self.deadline
