@@ -544,6 +544,10 @@ cdef class Search:
                 low, high = self.heartburn_bounds()  # (they rest on no rank)
             if not self.hearts:  # Foresight: the seat ends with between its tricks and all the rest
                 base = self.tricks[self.target]
+                if base >= beta or base + left // self.seats <= alpha:
+                    # settled by the count alone, before any bound or table probe (no rank mattered)
+                    self.set_rel(rel)
+                    return base if base >= beta else base + left // self.seats
                 for s in range(4):
                     self.low_thr[s] = self.high_thr[s] = NONE_RELEVANT
                 bl, bh = self.trump_bounds(base, left // self.seats)
@@ -964,8 +968,8 @@ cdef class Search:
             if quick > left:
                 quick = left
             if self.tricks[self.target] + quick > low:
-                for suit in range(4):
-                    self.low_thr[suit] = min(self.low_thr[suit], stop[suit])
+                for suit in range(4):  # the new bound rests on the runs alone (not on the trumps')
+                    self.low_thr[suit] = stop[suit]
                 low = self.tricks[self.target] + quick
             return low, high
         own = self.hand[self.leader] | self.hole[self.leader]
@@ -985,13 +989,15 @@ cdef class Search:
                     quick = left
                 if self.tricks[self.target] + left - quick < high:
                     for suit in range(4):
-                        self.high_thr[suit] = min(self.high_thr[suit], stop[suit])
+                        self.high_thr[suit] = stop[suit]
                     high = self.tricks[self.target] + left - quick
         for suit in range(4):
             if self.top_run(own & self.suit_mask[suit], target & self.suit_mask[suit], suit) \
                     and self.safe_leads(self.target, suit, 1):
                 if self.tricks[self.target] + left - 1 < high:
-                    self.high_thr[suit] = min(self.high_thr[suit], self.run_stop)
+                    for s in range(4):
+                        self.high_thr[s] = NONE_RELEVANT
+                    self.high_thr[suit] = self.run_stop
                     high = self.tricks[self.target] + left - 1
                 return low, high
         return low, high
