@@ -57,7 +57,7 @@ def main():
             continue
         mine = []
         if args.unknown_in:
-            run = unknown_in(parser, Path(args.unknown_in) / FOLDERS[name] / "deals.csv")
+            run = read_run(parser, Path(args.unknown_in) / FOLDERS[name] / "deals.csv")
             seeds = [seed for seed, verdict in run if verdict == "unknown"]
         else:
             seeds = range(args.first_seed, args.first_seed + args.deals)
@@ -84,7 +84,7 @@ def main():
             f.writelines(json.dumps(r) + "\n" for r in rows)
 
 
-def unknown_in(parser, path):
+def read_run(parser, path):
     """(seed, verdict) of each deal of an open run's deals.csv."""
     try:
         with open(path, newline="") as f:
