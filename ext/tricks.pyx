@@ -178,7 +178,7 @@ cdef class Search:
     cdef public uint64_t nodes
     cdef public int stopped
     cdef public int features
-    cdef public int proven_low, proven_high  # value(): the range the value is proven to lie in (a stop leaves it open)
+    cdef readonly int proven_low, proven_high  # value(): the range the value is proven to lie in (a stop leaves it open)
     cdef int rel[4]                # the relevance of the last search (Search.search)
     cdef int low_thr[4]            # the relevance (Search.search) of the last static bounds:
     cdef int high_thr[4]           # of the lower, of the upper one
