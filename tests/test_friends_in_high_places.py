@@ -574,6 +574,14 @@ def test_a_limit_keeps_the_proven_part_of_the_fewest_turns():
     assert bounded  # some limit did stop a search with its range still open
 
 
+def test_the_cli_says_the_proven_part_of_the_fewest_turns(cli, tmp_path):
+    kernel()
+    deal = tmp_path / "deal.toml"
+    deal.write_text(cli("deal", "friends-in-high-places", "--seed", 2, check=True).stdout)
+    text = cli("solve", deal, "--time-limit", 0.5, check=True).stdout  # (its fewest turns take minutes)
+    assert "best found" in text and "proven: no win with fewer than 1" in text
+
+
 def test_a_limit_at_an_influence_keeps_a_line_from_that_influence():
     """A position given at its influence is finished turn by turn, one child search per influence
     move: a limit inside a child gives the best win from the position itself (the move first,

@@ -9,6 +9,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 from solodeck import cards as C
 from solodeck.api import guarantee_text, proven_range
@@ -357,6 +358,23 @@ def test_cli_solves_a_position_and_deals_by_players(tmp_path):
     assert proc.returncode == 0 and "hand-5" in proc.stdout and "players = 5" in proc.stdout
     proc = cli("deal", "syndicate", "--players", 3, "--seed", 2)
     assert proc.returncode == 2 and "players" in proc.stderr
+
+
+def test_cli_cells_of_stopped_searches_say_what_was_proven(tmp_path):
+    """A whole Foresight hand under a tiny table cap (deterministic, unlike a time limit): cells
+    are values, `>=k` or `?`, the note explains them, and the JSON's proven ranges agree."""
+    if FORESIGHT.load_kernel() is None:
+        pytest.skip("the kernel is not built (or SOLODECK_NO_EXTENSIONS=1)")
+    deal = tmp_path / "deal.toml"
+    deal.write_text(run_cli("deal", "foresight", "--seed", 2, check=True).stdout)
+    text = run_cli("solve", deal, "--max-states", 3000, check=True).stdout
+    assert ">=" in text and "?" in text and "what it had proven by then" in text
+    data = json.loads(run_cli("solve", deal, "--max-states", 3000, "--json", check=True).stdout)
+    for name, values in data["table"].items():
+        for value, (low, high) in zip(values, data["proven"][name]):
+            assert (low, high) == (value, value) if value is not None else high is None  # tests go upwards
+    assert any(value is None and low is not None
+               for name, values in data["table"].items() for value, (low, _) in zip(values, data["proven"][name]))
 
 
 class HandTrumps:
