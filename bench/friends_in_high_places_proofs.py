@@ -66,7 +66,7 @@ def main():
             result = solver.solve(GAME.initial_state(GAME.new_deal(seed, options)))
             row = {"setting": name, "seed": seed, "verdict": str(result.verdict), "exact": result.exact,
                    "score": result.score, "seconds": round(result.seconds, 2),
-                   "range": list(solver.range) if getattr(solver, "range", None) else None}
+                   "range": list(solver.range) if solver.range else None}
             mine.append(row)
             print(json.dumps(row), flush=True)
         if args.unknown_in:

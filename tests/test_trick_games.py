@@ -3,8 +3,6 @@ clauses and worked examples, deal files, the paranoid values against brute-force
 kernel against the reference, hint files."""
 import json
 import random
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
@@ -348,9 +346,7 @@ def test_hint_files_value_every_card_and_verify():
 
 
 def test_cli_solves_a_position_and_deals_by_players(tmp_path):
-    def cli(*args):
-        return subprocess.run([sys.executable, "-m", "solodeck", *map(str, args)], capture_output=True, text=True)
-
+    cli = run_cli
     proc = cli("solve", ROOT / "puzzles" / "foresight" / "endgame-2.toml", "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["values"] == [5, 5, 6]

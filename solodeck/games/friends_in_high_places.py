@@ -719,6 +719,11 @@ class TurnSolver:
     cards went there meet. An iteration in which nothing was cut by the threshold proves that no
     win exists at all."""
 
+    # KernelSolver's, kept where a stop may leave them: the best line found so far (from the state
+    # searched) and the proven range (lo, hi) of the fewest turns, or None
+    best = None
+    range = None
+
     def __init__(self, game, limits: Limits | None = None, progress=None):
         self.game, self.limits, self.progress = game, limits or Limits(), progress
         self.nodes = 0
@@ -783,9 +788,9 @@ class TurnSolver:
                 line = [] if after.won else (None if after.outcome() is not None else self._deepen_child(after))
             except SearchStopped:
                 # a limit inside this child: the best win from here is the better of the children's
-                # before it and this child's best so far (KernelSolver keeps it in self.best, as a
-                # line from the child); a child's proven range says nothing of this position's
-                line, self.range = getattr(self, "best", None), None
+                # before it and this child's best so far (in self.best, as a line from the child); a
+                # child's proven range says nothing of this position's
+                line, self.range = self.best, None
                 if line is not None:
                     best = self._better(best, after, move, line)
                 self.best = None if best is None else best[1]
@@ -892,8 +897,6 @@ class KernelSolver(TurnSolver):
     @property
     def stored_count(self):
         return self.search.stored if self.search is not None else 0
-
-    best = None
 
     LONGEST = 64  # no game lasts this many turns: a search by this turn is cut only by a loss
 
