@@ -173,8 +173,8 @@ class CpSatSolver:
         model = DeadCenterModel(state)
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = max(1, self.workers)
-        if self.limits.time_limit is not None:
-            solver.parameters.max_time_in_seconds = self.limits.time_limit
+        if self.limits.seconds() is not None:
+            solver.parameters.max_time_in_seconds = self.limits.seconds()
         code = solver.solve(model.model)
         if code == cp_model.MODEL_INVALID:
             raise AssertionError("internal error: the Dead Center CP-SAT model is invalid")

@@ -182,8 +182,8 @@ class CpSatSolver:
         model = SkywayModel(state)
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = max(1, self.workers)
-        if self.limits.time_limit is not None:
-            solver.parameters.max_time_in_seconds = self.limits.time_limit
+        if self.limits.seconds() is not None:
+            solver.parameters.max_time_in_seconds = self.limits.seconds()
         code = solver.solve(model.model)
         if code in (cp_model.INFEASIBLE, cp_model.MODEL_INVALID):
             # Every line is a solution (all 27 moves are always legal): this is a bug, not an answer.

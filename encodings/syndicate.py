@@ -226,8 +226,8 @@ class CpSatSolver:
         model = SyndicateModel(state)
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = self.workers
-        if self.limits.time_limit:
-            solver.parameters.max_time_in_seconds = self.limits.time_limit
+        if self.limits.seconds():
+            solver.parameters.max_time_in_seconds = self.limits.seconds()
         code = solver.solve(model.model)
         # The horizon is a proven bound on any game's length, so OPTIMAL and INFEASIBLE are proofs;
         # FEASIBLE is a win whose optimality a limit left unproven.

@@ -26,7 +26,7 @@ class BlindValuer:
     ``accepts(state)`` and ``value(state)``."""
 
     def __init__(self, kernel, limits):
-        self.search = kernel.Search(limits.memory_mb, limits.time_limit or 0.0, limits.max_states or 0)
+        self.search = kernel.Search(limits.memory_mb, limits.seconds() or 0.0, limits.max_states or 0)
 
     @property
     def status(self):

@@ -56,6 +56,22 @@ class Limits:
     time_limit: float | None = None   # seconds of wall time; None = no limit
     max_states: int | None = None     # transposition-table entries; None = no limit
     memory_mb: float = 1024.0         # the table's size cap: a full table is a cache (slower, still exact)
+    # perf_counter seconds at which the whole command's budget ends (solve and hints together:
+    # `solodeck solve --time-limit`); every search started before it stops by it. None: no end.
+    deadline: float | None = None
+
+    def seconds(self, default: float | None = None) -> float | None:
+        """The budget of a search that starts now: its own time limit (else ``default``), cut to
+        what the deadline leaves (never 0, which the kernels read as "no limit"); None: none."""
+        own = self.time_limit if self.time_limit is not None else default
+        if self.deadline is None:
+            return own
+        left = max(self.deadline - time.perf_counter(), 1e-6)
+        return left if own is None else min(own, left)
+
+    def expired(self) -> bool:
+        """Has the deadline passed (nothing more may be searched)?"""
+        return self.deadline is not None and time.perf_counter() >= self.deadline
 
     def check(self, deadline: float | None, stored: int) -> None:
         """Raise SearchStopped past ``deadline`` (perf_counter seconds) or once ``stored`` table

@@ -130,8 +130,8 @@ class DepthFirstSolver:
     def _start_root(self):
         # The incumbent may only cut inside the tree of the root it was found under.
         self.incumbent, self.incumbent_line = NEG_INFINITY, []
-        if self._deadline is None and self.limits.time_limit is not None:
-            self._deadline = time.perf_counter() + self.limits.time_limit
+        if self._deadline is None and self.limits.seconds() is not None:
+            self._deadline = time.perf_counter() + self.limits.seconds()
 
     def _search(self, state, alpha):
         self.nodes += 1

@@ -113,8 +113,8 @@ class ExpectimaxSolver:
 
     # -- the search --------------------------------------------------------------------------
     def _start(self):
-        if self._deadline is None and self.limits.time_limit is not None:
-            self._deadline = time.perf_counter() + self.limits.time_limit
+        if self._deadline is None and self.limits.seconds() is not None:
+            self._deadline = time.perf_counter() + self.limits.seconds()
 
     def _root_value(self, state):
         self._index.clear()  # a search a limit stopped may have left its path behind

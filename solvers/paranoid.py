@@ -37,7 +37,8 @@ class ParanoidSolver:
 
     def value(self, state, seat: int):
         state = advance_chance(state)
-        self._deadline = None if self.limits.time_limit is None else time.perf_counter() + self.limits.time_limit
+        seconds = self.limits.seconds()
+        self._deadline = None if seconds is None else time.perf_counter() + seconds
         self.stop, self.proven = None, None
         try:
             value = self._search(state, seat, -10**9, 10**9)

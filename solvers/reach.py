@@ -49,7 +49,8 @@ def presearch(make_solver, state, limits: Limits, start: float):
     sub = state.restricted()
     if sub is None:
         return None
-    left = None if limits.time_limit is None else max(1e-9, limits.time_limit - (time.perf_counter() - start))
+    budget = limits.seconds()
+    left = None if budget is None else max(1e-9, budget - (time.perf_counter() - start))
     cap = PRESEARCH_STATES if limits.max_states is None else min(PRESEARCH_STATES, limits.max_states)
     return make_solver(Limits(left, cap, limits.memory_mb)).solve(sub)
 
@@ -84,10 +85,10 @@ class ReachabilitySolver:
 
     def solve(self, state):
         start = time.perf_counter()
-        if self.limits.time_limit is None:
+        if self.limits.seconds() is None:
             self._deadline = None  # a value() before may have set its own budget
         elif self._deadline is None:
-            self._deadline = start + self.limits.time_limit
+            self._deadline = start + self.limits.seconds()
         if self.game.score_sense is not None:
             return self._solve_scored(state, start)
         pre = presearch(lambda lim: ReachabilitySolver(self.game, lim), state, self.limits, start) \
@@ -108,7 +109,7 @@ class ReachabilitySolver:
     def value(self, state):
         """(exact utility, True), or (None, False) if a limit stopped the search. Each call has
         its own budget: the limits' time, else VALUE_SECONDS."""
-        self._deadline = time.perf_counter() + (self.limits.time_limit or VALUE_SECONDS)
+        self._deadline = time.perf_counter() + self.limits.seconds(VALUE_SECONDS)
         try:
             if self.game.score_sense is not None:
                 return self._best_reachable(state)[0], True

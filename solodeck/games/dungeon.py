@@ -621,8 +621,9 @@ class RoundSolver:
             self.table.clear()
             self.rounds.clear()
             self.scope = scope
-        if self.limits.time_limit is not None:
-            self._deadline = time.perf_counter() + self.limits.time_limit
+        seconds = self.limits.seconds()
+        if seconds is not None:
+            self._deadline = time.perf_counter() + seconds
 
     def _mid(self, state, budget):
         """[(monster, score)] of a win within ``budget`` rounds from a decision mid-round, or None."""
@@ -818,7 +819,7 @@ class KernelSolver(RoundSolver):
             self.search.gain_horizon = self.gain_horizon
             self.search.use_bounds = self.cuts
             self.search.order_mode = self.order_mode
-        self.search.restart_clock(self.limits.time_limit or 0.0)
+        self.search.restart_clock(self.limits.seconds() or 0.0)
         self.search.node_cap = 0
 
     def _find(self, state):

@@ -542,7 +542,7 @@ class KernelSolver:
     def _search(self, state):
         if self.search is None or self.search.seed != state.seed:
             self.search = self.kernel.Search(state.seed)
-        self.search.limit(self.limits.time_limit or 0.0)
+        self.search.limit(self.limits.seconds() or 0.0)
         return self.search
 
     def _utility(self, value: int):

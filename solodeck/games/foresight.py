@@ -431,7 +431,7 @@ class KernelParanoid:
     def __init__(self, kernel, limits):
         from ..result import StopReason
 
-        self.search = kernel.Search(limits.memory_mb, limits.time_limit or 0.0, limits.max_states or 0)
+        self.search = kernel.Search(limits.memory_mb, limits.seconds() or 0.0, limits.max_states or 0)
         self._reason = StopReason.from_code
         self.stop = None
         self.proven = None

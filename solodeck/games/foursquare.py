@@ -281,7 +281,7 @@ class KernelSolver:
 
     def __init__(self, game, kernel, limits, progress=None):
         self.game, self.limits, self.progress = game, limits, progress
-        self.search = kernel.Search(limits.memory_mb, limits.time_limit or 0.0, limits.max_states or 0)
+        self.search = kernel.Search(limits.memory_mb, limits.seconds() or 0.0, limits.max_states or 0)
 
     def solve(self, state):
         start = time.perf_counter()
@@ -298,7 +298,7 @@ class KernelSolver:
         best score can be long: without a time limit each value gets VALUE_SECONDS of its own."""
         state = advance_chance(state)
         if self.limits.time_limit is None:
-            self.search.restart_clock(VALUE_SECONDS)
+            self.search.restart_clock(self.limits.seconds(VALUE_SECONDS))
         if state.outcome() is None:
             line, exact = self._best(state)
             if not exact:

@@ -763,7 +763,7 @@ class TurnSolver:
             return [] if state.outcome().won else None
         if self.scope != state.table_scope():
             self.failed, self.scope = {}, state.table_scope()
-        self.deadline = time.perf_counter() + self.limits.time_limit if self.limits.time_limit else None
+        self.deadline = time.perf_counter() + self.limits.seconds() if self.limits.seconds() else None
         prefix = []
         if state.step == INFLUENCE:  # a position given after its intrigue: finish the turn by hand
             return self._from_influence(state)
@@ -941,7 +941,7 @@ class KernelSolver(TurnSolver):
                                                     self.limits.memory_mb, 0.0, self.limits.max_states or 0)
         args = (flat(state.deck), state.discard, state.shuffles, flat(state.court_deck), state.court_discard,
                 state.court_shuffles, state.hand, state.court, state.turn)
-        limit = self.limits.time_limit or 0.0
+        limit = self.limits.seconds() or 0.0
         deadline = time.perf_counter() + limit if limit else None
         self.best = None
         best = None

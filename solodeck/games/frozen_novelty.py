@@ -657,7 +657,7 @@ def kernel_tuple(m: Move):
 
 def kernel_search(kernel, rules: Rules, limits):
     return kernel.Search(VARIANTS.index(rules.variant), list(rules.backs), limits.memory_mb,
-                         limits.time_limit or 0.0, limits.max_states or 0)
+                         limits.seconds() or 0.0, limits.max_states or 0)
 
 
 class KernelSolver:
@@ -683,10 +683,10 @@ class KernelSolver:
         if pre is not None and pre.verdict == "winnable":
             found, line = 1, pre.line
         else:
-            if self.limits.time_limit is None:
+            if self.limits.seconds() is None:
                 self.search.restart_clock(0.0)  # a value() before may have set its own budget
-            elif pre is not None:  # the clock starts now: leave the pre-search's share out
-                self.search.restart_clock(max(1e-9, self.limits.time_limit - (time.perf_counter() - start)))
+            else:  # the clock starts now: leave the pre-search's share out
+                self.search.restart_clock(max(1e-9, self.limits.seconds() - (time.perf_counter() - start)))
             found = self.search.solve()
             line = [kernel_move(t) for t in self.search.line()] if found == 1 else []
         if self.progress is not None:
@@ -700,7 +700,7 @@ class KernelSolver:
         """(exact utility, True), or (None, False) if a limit stopped the search. Each call has
         its own budget: the limits' time, else VALUE_SECONDS."""
         self._load(advance_chance(state))
-        self.search.restart_clock(self.limits.time_limit or VALUE_SECONDS)
+        self.search.restart_clock(self.limits.seconds(VALUE_SECONDS))
         found = self.search.solve()
         if found < 0:
             return None, False

@@ -659,7 +659,7 @@ class CanonicalSolver:
             self.ds = tuple(suit(card) for card in world.deck)
             self.left = world.suits_from
             self._lives: dict = {}
-        limit = self.limits.time_limit  # each solve() and value() has its own budget
+        limit = self.limits.seconds()  # each solve() and value() has its own budget
         self._deadline = None if limit is None else time.perf_counter() + limit
 
     @staticmethod
@@ -863,7 +863,7 @@ class KernelSolver(CanonicalSolver):
             self._nodes_before = self.nodes
             self.search = self.kernel_module.Search(self.gs, self.ds, self.limits.memory_mb, 0.0,
                                                     self.limits.max_states or 0)
-        self.search.restart_clock(self.limits.time_limit or 0.0)
+        self.search.restart_clock(self.limits.seconds() or 0.0)
 
     def _kernel(self, call, *args):
         try:

@@ -324,7 +324,7 @@ class KernelSolver:
 
     def __init__(self, game, kernel, limits, progress=None):
         self.game, self.limits, self.progress = game, limits, progress
-        self.search = kernel.Search(limits.memory_mb, limits.time_limit or 0.0, limits.max_states or 0)
+        self.search = kernel.Search(limits.memory_mb, limits.seconds() or 0.0, limits.max_states or 0)
         self.INF, self.UNLIMITED = kernel.INF_VALUE, kernel.UNLIMITED_BUDGET
 
     # -- DepthFirstSolver's interface ------------------------------------------------------------
