@@ -10,8 +10,9 @@ a few seconds a game, so on the first ``--blind-deals`` only; ``solodeck analyze
 --mode both`` plays all 1,000, results/loot-the-loop) and the baseline policy. Win rates with
 Wilson 95% intervals; how soon open mode finds its first win (the verdict) against the limit it
 runs to (the best score, proven only if the search ends), and the deals without a verdict
-searched again for 10 s; the unlucky starts (no trinket among
-the first two cards: lost before any choice), counted and against their exact probability.
+searched again for 10 s; the stuck starts (no trinket among
+the first two cards: lost at the first look), counted and against their exact probability (the
+deals lost before any choice are more: bench/loot_the_loop_forced.py).
 
 Part 2, the search on endgames: positions a fixed number of moves before the end of the winning
 line open mode found on seeds 0.., searched to the end by the pruned search and the plain one
@@ -76,7 +77,7 @@ def win_rates(args):
     print(f"\nPart 1: seeds {args.first_seed}..{args.first_seed + n - 1}, {args.jobs} worker processes, {wall:.0f} s wall")
     played = chance_bench.print_played_rates(rows)
     stuck = sum(r["stuck_start"] for r in rows)
-    print(f"unlucky starts (no trinket among the first two cards, lost before any choice): {stuck} of {n} "
+    print(f"stuck starts (no trinket among the first two cards: lost at the first look): {stuck} of {n} "
           f"({stuck / n:.1%}); exact probability {NON_TRINKETS * 16}/{53 * 52} = {NON_TRINKETS * 16 / (53 * 52):.2%}")
     firsts = [r["first_win"] for r in rows if r["first_win"] is not None]
     decided = sum(r["verdict"] != "unknown" for r in rows)

@@ -348,6 +348,65 @@ def test_seeded_starts_are_stuck_exactly_when_the_first_two_cards_are_not_trinke
     assert 0 < stuck < 60  # about 1 start in 10 (17 * 16 / (53 * 52))
 
 
+def forced_line_end(state):
+    """Follow the engine while there is exactly one legal move (chance as dealt): 'lost', 'won',
+    'choice' (two or more moves) or 'cycle' (a forced position repeats)."""
+    state, seen = advance_chance(state), set()
+    while len(state.legal_moves()) == 1:
+        if state.key() in seen:
+            return "cycle"
+        seen.add(state.key())
+        state = advance_chance(state.play(state.legal_moves()[0]))
+    if state.legal_moves():
+        return "choice"
+    return "won" if state.outcome().won else "lost"
+
+
+def test_a_trinket_under_a_non_trinket_forces_an_explore_and_a_look_before_the_loss():
+    # K♠ 5♥ on top: the only move is explore 5 (onto a face-down card), then look; the cards at
+    # places 5 and 6 are J♠ A♠, no trinket: lost without a choice, though the start was not stuck.
+    first = ["KS", "5H", "2C", "3C", "4C", "JS", "AS"]
+    rest = [c for c in full_deck() if C.format_card(c) not in first]
+    deal = deal_from_data({"game": "loot", "deck": " ".join(first) + " " + C.format_cards(rest)}, "forced.toml")
+    state = advance_chance(GAME.initial_state(deal).play(LOOK))
+    assert state.legal_moves() == [explore(5)]
+    state = state.play(explore(5))
+    assert state.legal_moves() == [LOOK] and state.score == 0
+    assert advance_chance(state.play(LOOK)).outcome() == Outcome(False, 0)
+    assert forced_line_end(GAME.initial_state(deal)) == "lost"
+
+
+def pair_rule(deck):
+    """The forced loss read off the dealt deck, pair by pair from place s = 0: (non-trinket,
+    non-trinket) is lost, a trinket on top is a choice (mark or explore), (non-trinket, trinket
+    v) moves on to s + v; None once the line would go round the deck."""
+    s = 0
+    while s + 1 < len(deck):
+        top, second = trinket_value(deck[s]), trinket_value(deck[s + 1])
+        if top or not second:
+            return not top
+        if s + second >= len(deck):
+            return None
+        s += second
+    return None
+
+
+def test_the_forced_losses_of_seeded_deals_follow_the_pair_rule_and_include_more_than_stuck_starts():
+    """bench/loot_the_loop_forced.py measures these over 100,000 deals and computes them exactly."""
+    forced = stuck = 0
+    for seed in range(600):
+        deal = GAME.new_deal(seed)
+        deck = deal.piles["deck"]
+        end = forced_line_end(GAME.initial_state(deal))
+        assert end in ("lost", "choice"), seed
+        expected = pair_rule(deck)
+        if expected is not None:
+            assert (end == "lost") is expected, seed
+        forced += end == "lost"
+        stuck += not trinket_value(deck[0]) and not trinket_value(deck[1])
+    assert stuck < forced  # a stuck start is a forced loss, but not the only kind
+
+
 # -- positions and their errors ------------------------------------------------------------------------
 def test_a_position_round_trips_and_keeps_faces():
     from solodeck.games.loot_the_loop import position_form
