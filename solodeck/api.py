@@ -220,6 +220,8 @@ class Game:
     former_meaning: str = ""     # said with a deal-file error: what this name meant before (a moved alias)
     implemented: bool = True
     has_chance: bool = False     # chance nodes after the deal (draws, reveals, reshuffles)
+    reshuffles: bool = False     # piles reshuffled during play, their order fixed by the deal (docs/deals.md):
+                                 # open mode's choices pick what they deal (results/README.md marks it)
     has_hidden: bool = False     # faces on the table the player cannot see (not only future draws):
                                  # the state offers view() and sample_world(), blind mode
                                  # estimates by determinization (solvers/determinized.py)

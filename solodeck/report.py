@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 MODE_NAMES = {"open": "open (every card known)", "blind": "blind policy"}
+RESHUFFLE_MARK = "†"  # open mode knows every later reshuffle and its choices steer them (results/README.md)
 TABLE_START, TABLE_END = "<!-- winnability table: written by solodeck analyze -->", "<!-- end of table -->"
 
 
@@ -103,7 +104,8 @@ def cross_game_table(found: list) -> str:
                 continue
             lo, hi = m["interval"]
             unknown = f", {m['unknown']} unknown" if m["unknown"] else ""
-            cells.append(f"{m['win_rate']:.1%} ({lo:.1%}–{hi:.1%}{unknown})")
+            mark = RESHUFFLE_MARK if mode == "open" and game.reshuffles else ""
+            cells.append(f"{m['win_rate']:.1%}{mark} ({lo:.1%}–{hi:.1%}{unknown})")
         cost = s.get("cost_of_blindness")
         diff = f"{cost['win_rate_difference']:+.1%}" if cost else "—"
         lines.append(f"| {game.title} | {s['deals']} | {cells[0]} | {cells[1]} | {diff} |")

@@ -162,3 +162,14 @@ def test_the_csv_has_the_documented_columns(tmp_path):
     with (tmp_path / "deals.csv").open() as f:
         header = next(csv.reader(f))
     assert header == ["seed", "mode", "verdict", "exact", "score", "win_probability", "states", "seconds", "engine"]
+
+
+def test_the_cross_game_table_marks_the_open_rate_of_games_that_reshuffle():
+    """results/README.md: † beside the open rate where the clairvoyant steers later reshuffles."""
+    from solodeck.report import RESHUFFLE_MARK, cross_game_table
+
+    summary = {"deals": 10, "modes": {"open": {"win_rate": 0.5, "interval": [0.2, 0.8], "unknown": 0}}}
+    skyway, syndicate = cross_game_table([(get_game("skyway"), summary),
+                                          (get_game("syndicate"), summary)]).splitlines()[2:]
+    assert f"| 50.0%{RESHUFFLE_MARK} (20.0%–80.0%) |" in skyway
+    assert RESHUFFLE_MARK not in syndicate and "| 50.0% (20.0%–80.0%) |" in syndicate

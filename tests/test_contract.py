@@ -243,6 +243,25 @@ def test_modes_score_names_and_the_rules_page(game):
     assert game.rules_path().exists(), f"`solodeck rules {game.name}`: no docs/rules/{game.name}.md"
 
 
+@each_game
+def test_reshuffles_are_declared_exactly_where_the_seed_reaches_play(game):
+    """Game.reshuffles (results/README.md marks the open column): with the piles written out, a
+    deal's seed reaches play only through reshuffles (docs/deals.md). So another seed changes some
+    baseline line of a game that declares them, and no line of a game that does not."""
+    if not game.has_chance:
+        assert not game.reshuffles, f"{game.name}: reshuffles without chance"
+        return
+    from solodeck.solvers.episode import play_episode
+
+    def line(deal):
+        decisions, final = play_episode(game.initial_state(deal), game.baseline_move)
+        return [str(d.move) for d in decisions], final.key()
+
+    changed = [line(deal) != line(dataclasses.replace(deal, seed=deal.seed + 1000))
+               for deal in map(game.new_deal, range(4))]
+    assert any(changed) == game.reshuffles, f"{game.name}: reshuffles = {game.reshuffles}, yet seeds changed {changed}"
+
+
 def test_names_and_aliases_are_unique_and_no_planned_game_is_implemented():
     names = [n for g in registry.GAMES.values() for n in (g.name, *g.aliases)]
     assert len(names) == len(set(names)), "a name or alias names two games"

@@ -333,6 +333,7 @@ class Area52(Game):
     title = "Area 52"
     source = "Isaludo (seeds/000), p. 14"
     has_chance = True
+    reshuffles = True    # wave 2's deck: the discards shuffled (stream 1)
     score_name = "score"  # a win: defenders left; a loss: minus the aliens left, 50 less in wave 1
     score_sense = "higher"
     modes = ("open", "blind")

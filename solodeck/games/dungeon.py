@@ -446,6 +446,7 @@ class Dungeon(Game):
     title = "Dungeon crawl"
     source = "seeds/004 (Stuart Langridge, Solo solitaire dungeon crawl card game)"
     has_chance = True
+    reshuffles = True    # the deck after each round and each offer
     modes = ("open", "blind")
     blind_samples = 16     # rollouts per move: a rollout plays up to 43 rounds in Python
     blind_exact_states = 50  # exact blind values fit only a last round's pairing

@@ -344,6 +344,7 @@ class Emissary(Game):
     blind_samples = 16  # rollouts per move: a rollout plays the rest of the game in Python (~2 ms)
     blind_exact_states = 100  # exact blind values fit only the last debates of the last visit
     has_chance = True
+    reshuffles = True    # after each visit, and the discards when the deck runs out
     score_name = "score"  # kingdoms won + supporting rulers never used (16 at most), for a loss too
     score_sense = "higher"
     scores_losses = True  # blind wins are rare: rollouts that lose still tell the kingdoms won

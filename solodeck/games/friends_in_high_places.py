@@ -527,6 +527,7 @@ class FriendsInHighPlaces(Game):
     title = "Friends in High Places"
     source = "seed 002 (a solo deck-builder, December 2015)"
     has_chance = True
+    reshuffles = True    # the player's and the court's discards
     score_name = "turns"  # turns taken to acquire the K♦ (RULINGS: the text has no score)
     score_sense = "lower"
     modes = ("open", "blind")

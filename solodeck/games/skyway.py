@@ -441,6 +441,7 @@ class Skyway(NumberDeckGame):
     title = "Skyway"
     source = "Isaludo (seeds/000), p. 7"
     has_chance = True
+    reshuffles = True    # the discards at each new pass
     score_name = "chain total"
     score_sense = "higher"
     modes = ("open", "blind")
