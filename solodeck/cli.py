@@ -226,6 +226,21 @@ def _progress(quiet: bool):
 ANYTIME_SECONDS = 60.0  # solve's default time limit for games whose whole deals never finish
 
 
+def _deadline(seconds):
+    """When a command given ``seconds`` (--time-limit: the budget of the whole command, solve and
+    hints together) must be done, in perf_counter seconds; None: no limit."""
+    return None if seconds is None else time.perf_counter() + seconds
+
+
+def _say_unvalued(hints, limits) -> None:
+    """Tell how many of the hint file's moves a limit left unvalued (written as unknown)."""
+    moves = [m for d in hints["decisions"] for m in d["moves"]]
+    unknown = sum(m["verdict"] == "unknown" for m in moves)
+    if unknown:
+        why = "the time limit ran out" if limits.expired() else "a limit stopped their searches"
+        print(f"hints: {unknown} of {len(moves)} moves not valued ({why}; written as unknown)", file=sys.stderr)
+
+
 def cmd_solve(args) -> int:
     from .solvers import Limits, make_solver, value_first_moves
     from .hints import build_hints, write_hints
@@ -246,7 +261,10 @@ def cmd_solve(args) -> int:
         if not (args.quiet or args.json):
             print(f"(no --time-limit: {game.title} deals are far too big to exhaust; stopping after "
                   f"{ANYTIME_SECONDS:g} s with the best line found; endgames finish sooner)", file=sys.stderr)
-    limits = Limits(time_limit, args.max_states, args.memory)
+    deadline = _deadline(time_limit)
+    if args.hints and game.anytime and time_limit is not None:
+        time_limit /= 2  # an anytime search spends all it is given: leave half for valuing the moves
+    limits = Limits(time_limit, args.max_states, args.memory, deadline)
     solver = make_solver(game, limits, progress)
     start = game.initial_state(deal)
     try:
@@ -257,6 +275,8 @@ def cmd_solve(args) -> int:
         close()
     if hints is not None:
         write_hints(hints, args.hints)
+        if not (args.quiet or args.json):
+            _say_unvalued(hints, limits)
     if args.json:
         out = result.to_json()
         if openings is not None:
@@ -311,10 +331,11 @@ class _CountedSearches:
     """A several-player solver with a tqdm count of its searches on a terminal (a whole
     Foresight table is a few dozen searches, each up to the time limit)."""
 
-    def __init__(self, solver, quiet):
-        self.solver = solver
+    def __init__(self, solver, quiet, limits):
+        self.solver, self.limits = solver, limits
         self.bar = None
         self.undecided = 0  # searches a limit stopped
+        self.skipped = False  # the last value() was not searched: the budget was spent
         if not quiet and sys.stderr.isatty():
             from tqdm import tqdm
 
@@ -327,10 +348,11 @@ class _CountedSearches:
     @property
     def proven(self):
         """What the last value() proved (Game.seat_values), if the solver says."""
-        return getattr(self.solver, "proven", None)
+        return None if self.skipped else getattr(self.solver, "proven", None)
 
     def value(self, state, seat):
-        value = self.solver.value(state, seat)
+        self.skipped = self.limits.expired()
+        value = None if self.skipped else self.solver.value(state, seat)
         self.undecided += value is None
         if self.bar is not None:
             self.bar.update(1)
@@ -352,8 +374,8 @@ def _solve_hand(args, game, deal) -> int:
     from .hints import build_hand_hints, write_hints
     from .solvers import Limits
 
-    limits = Limits(args.time_limit or HAND_SECONDS, args.max_states, args.memory)
-    solver = _CountedSearches(game.solver(limits), args.quiet or args.json)
+    limits = Limits(args.time_limit or HAND_SECONDS, args.max_states, args.memory, _deadline(args.time_limit))
+    solver = _CountedSearches(game.solver(limits), args.quiet or args.json, limits)
     start = time.perf_counter()
     state = game.initial_state(deal)
     try:
@@ -364,6 +386,8 @@ def _solve_hand(args, game, deal) -> int:
     seconds = time.perf_counter() - start
     if hints is not None:
         write_hints(hints, args.hints)
+        if not (args.quiet or args.json):
+            _say_unvalued(hints, limits)
     if args.json:
         print(json.dumps({"game": game.name, "mode": "open", **data,
                           "stats": {"nodes": solver.nodes, "seconds": round(seconds, 6)},
@@ -373,7 +397,9 @@ def _solve_hand(args, game, deal) -> int:
     for line in lines:
         print(line)
     if solver.undecided:
-        print(f"('?': a limit stopped that search ({limits.time_limit:g} s each; --time-limit raises it, and "
+        budget = (f"--time-limit {args.time_limit:g} s for the whole command" if args.time_limit
+                  else f"{limits.time_limit:g} s each; --time-limit sets a budget for the whole command")
+        print(f"('?': a limit stopped that search or the budget ran out before it ({budget}; "
               "--max-states or --memory if they stopped it), so the value is not known: never a guess; "
               "'>=1', '<=2', '1..2': what it had proven by then)")
     if hints is not None:
@@ -400,19 +426,27 @@ def _solve_blind(args, game, deal) -> int:
     for flag, name in ((args.all_openings, "--all-openings"), (args.engine != "dfs", "--engine")):
         if flag:
             raise UnsupportedError(f"{name} is not available in blind mode")
-    limits = Limits(args.time_limit or BLIND_EXACT_SECONDS, args.max_states, args.memory)
+    deadline = _deadline(args.time_limit)
+    exact_seconds = args.time_limit or BLIND_EXACT_SECONDS
+    if args.hints and args.time_limit:
+        exact_seconds /= 2  # the rest of the budget values the moves of the hint file
+    limits = Limits(exact_seconds, args.max_states, args.memory, deadline)
     progress, close = _progress(args.quiet or args.json)
     try:
         state = advance_chance(game.initial_state(deal))  # the cards seen before the first decision
         samples = args.samples or (100 if game.estimator() == "determinized" else 1000)
         result = solve_blind(game, state, limits, samples, 0, progress)
-        per_decision = Limits(args.time_limit or HINT_EXACT_SECONDS, args.max_states, args.memory)
-        hints = (build_blind_hints(game, deal, BlindPolicy(game, args.samples or game.blind_samples, 0, per_decision))
+        # each decision's exact attempt: a second at most, and nothing once the budget is spent
+        per_decision = Limits(HINT_EXACT_SECONDS, args.max_states, args.memory, deadline)
+        hints = (build_blind_hints(game, deal, BlindPolicy(game, args.samples or game.blind_samples, 0, per_decision),
+                                   per_decision)
                  if args.hints else None)
     finally:
         close()
     if hints is not None:
         write_hints(hints, args.hints)
+        if not (args.quiet or args.json):
+            _say_unvalued(hints, per_decision)
     if args.json:
         print(json.dumps(result.to_json()))
         return 0

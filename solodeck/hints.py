@@ -33,13 +33,14 @@ def verdict_and_score(game, value):
 def build_hints(game, deal: Deal, result, solver) -> dict:
     """Value every legal move at each decision of ``result.line`` with ``solver`` (its table is reused).
 
-    Moves the solver could not value within its limits are written with verdict "unknown"."""
+    Moves the solver could not value within its limits, or did not start on because the
+    limits' deadline had passed, are written with verdict "unknown"."""
     decisions = []
     state = advance_chance(game.initial_state(deal))
     for ply, played in enumerate(result.line):
         moves = []
         for move in state.legal_moves():
-            value, exact = solver.value(state.play(move))
+            value, exact = (None, False) if solver.limits.expired() else solver.value(state.play(move))
             verdict, score = verdict_and_score(game, value if exact else None)
             moves.append({"move": str(move), "verdict": verdict, "exact": exact, "score": score,
                           "_rank": value if exact else (-2, 0)})
@@ -104,29 +105,37 @@ def build_hand_hints(game, deal: Deal, solver) -> dict:
     return data
 
 
-def build_blind_hints(game, deal: Deal, blind_policy) -> dict:
+def build_blind_hints(game, deal: Deal, blind_policy, limits=None) -> dict:
     """Blind mode: play the deal's draws with ``blind_policy`` (solvers/sampling.py) and write, at
     each decision, every move ranked by blind win probability: exact where the expectimax tree
     fits the policy's budget, else estimated by rollouts with an interval and a sample count.
+    Once ``limits``' deadline has passed, the game's rollout rule plays on and its decisions'
+    moves are written unvalued ("unknown").
 
     The line is what a player who cannot see the deck would play on this deal; the file's verdict
     and score are that line's result (``unwinnable`` only when the first decision is exact at 0)."""
     from .solvers.episode import RANK_ALWAYS, play_episode
+    from .solvers.sampling import unvalued_rows
 
+    if limits is not None and limits.deadline is not None:
+        blind_policy = _UntilDeadline(game, blind_policy, limits)
     played, final = play_episode(game.initial_state(deal), blind_policy, RANK_ALWAYS)
     decisions = []
     for ply, decision in enumerate(played):
         rows = decision.rows
+        if rows is None:  # played after the deadline: the move first, nothing valued
+            rows = sorted(unvalued_rows(decision.state, []), key=lambda r: r["move"] != decision.move)
         top = rows[0]
         moves = [{"move": str(r["move"]), "verdict": _blind_verdict(r), "exact": r["exact"], "score": None,
-                  "best": r is top or (r["exact"] and top["exact"] and _same_value(r, top)),
+                  "best": (r is top and r["win_probability"] is not None)
+                          or (r["exact"] and top["exact"] and _same_value(r, top)),
                   "win_probability": r["win_probability"], "interval": r["interval"],
                   "samples": r["samples"], "expected_score": r["expected_score"]} for r in rows]
         decisions.append({"ply": ply, "position": decision.state.seen_text(),
                           "picture": decision.state.picture(seen_only=True), "played": str(top["move"]),
                           "moves": moves})
     line = [d.move for d in played]
-    first = played[0].rows[0] if played else None
+    first = played[0].rows[0] if played and played[0].rows else None
     outcome = final.outcome()
     every_exact = all(m["exact"] for d in decisions for m in d["moves"])
     if outcome is not None and outcome.won:  # no outcome: the policy gave up, lost
@@ -146,6 +155,20 @@ def build_blind_hints(game, deal: Deal, blind_policy) -> dict:
     }
     validate_hints(data)
     return data
+
+
+class _UntilDeadline:
+    """A blind policy while ``limits``' deadline lasts; after it, the game's rollout rule, which
+    ranks nothing."""
+
+    def __init__(self, game, policy, limits):
+        self.game, self.policy, self.limits = game, policy, limits
+
+    def rank(self, state):
+        return None if self.limits.expired() else self.policy.rank(state)
+
+    def __call__(self, state):
+        return self.game.rollout_move(state) if self.limits.expired() else self.policy(state)
 
 
 def _blind_verdict(row) -> str:

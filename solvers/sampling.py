@@ -86,16 +86,33 @@ def rollout_stats(game, state, samples: int, seed: int = 0) -> list:
     return stats
 
 
-def estimated_rows(game, state, samples: int, seed: int = 0) -> list:
+def rollout_stats_until(game, state, samples: int, seed: int, limits: Limits | None):
+    """(rollout_stats over the first n of ``samples`` draws, n): all of them, or, when ``limits``
+    has a deadline, as many as fit before it (batches that double; at least the first). Draw i
+    is the same whichever batch makes it, so the sums are those of one call over n draws."""
+    if limits is None or limits.deadline is None:
+        return rollout_stats(game, state, samples, seed), samples
+    sums, done, batch = {}, 0, min(samples, 16)
+    while done < samples and (done == 0 or not limits.expired()):
+        n = min(batch, samples - done)
+        for move, *counts in rollout_stats(game, state, n, seed + done):
+            sums[move] = [a + b for a, b in zip(sums[move], counts)] if move in sums else counts
+        done, batch = done + n, 2 * batch
+    return [(move, *counts) for move, counts in sums.items()], done
+
+
+def estimated_rows(game, state, samples: int, seed: int = 0, limits: Limits | None = None) -> list:
     """The estimator's ranked moves: dicts with move, win_probability, its interval, samples and
     expected_score (on a win); best first (win fraction, then the rollout rule's own move where
     Game.rollout_keeps_rule, then the winning scores, then the losing scores, then the legal order). Moves
-    the rollouts passed over (Game.rollout_moves) follow with win_probability None."""
+    the rollouts passed over (Game.rollout_moves) follow with win_probability None. ``limits``
+    with a deadline: fewer draws where the deadline comes first (rollout_stats_until)."""
     rows = []
     sense = -1 if game.score_sense == "lower" else 1
     # Game.rollout_keeps_rule: the rule's own move first among equal wins (then the scores)
     rule = game.rollout_move(state) if game.rollout_keeps_rule else None
-    for move, wins, total, *lost in rollout_stats(game, state, samples, seed):
+    stats, samples = rollout_stats_until(game, state, samples, seed, limits)
+    for move, wins, total, *lost in stats:
         lo, hi = wilson_interval(wins, samples)
         rows.append({"move": move, "win_probability": wins / samples, "interval": [lo, hi],
                      "samples": samples, "expected_score": total / wins if wins else None,
@@ -231,7 +248,8 @@ def solve_blind(game, state, limits: Limits, samples: int, seed: int = 0, progre
 
         rows, engine = Determinizer(game, samples, seed).rows(state), "determinized"
     else:
-        rows, engine = estimated_rows(game, state, samples, seed), "rollouts"
+        rows, engine = estimated_rows(game, state, samples, seed, limits), "rollouts"
+        samples = rows[0]["samples"]  # as many as the deadline let through
     best = rows[0]
     return finish_blind(
         game, status=Status.ESTIMATED,

@@ -431,6 +431,7 @@ class KernelParanoid:
     def __init__(self, kernel, limits):
         from ..result import StopReason
 
+        self.limits = limits
         self.search = kernel.Search(limits.memory_mb, limits.seconds() or 0.0, limits.max_states or 0)
         self._reason = StopReason.from_code
         self.stop = None
@@ -459,7 +460,7 @@ class KernelParanoid:
             v = max(values) if state.to_move() == seat else min(values)
             self.proven = (v, v)
             return v
-        self.search.restart_clock()
+        self.search.restart_clock(self.limits.seconds() or 0.0)  # each search its own budget, within the deadline
         bounds = state.seat_bounds(seat) or HEARTBURN_RANGE
         v = self.search.value(rules.seats, rules.trump, rules.hearts, list(state.hands), list(state.holes),
                               state.leader, list(state.trick), list(state.taken), list(state.tricks),
