@@ -73,7 +73,7 @@ def solve_deal(settings: Settings, seed: int, mode: str) -> dict:
     p = first["win_probability"] if first else None
     won = outcome is not None and outcome.won  # no outcome: the policy gave up
     return _row(seed, mode, Verdict.WON if won else Verdict.LOST, bool(first and first["exact"]),
-                outcome.score if won else None, p, None, time.perf_counter() - start,
+                outcome.score if outcome is not None else None, p, None, time.perf_counter() - start,
                 "blind policy")
 
 

@@ -227,6 +227,8 @@ class Game:
                                  # estimates by determinization (solvers/determinized.py)
     score_name: str | None = None
     score_sense: str | None = None  # "lower" or "higher" is better; None: the game has no score
+    loss_has_score: bool = False  # a lost game has a score too (Outcome.score): solve, play, analyze and
+                                  # hint files all report it; elsewhere a loss's score is null
     scores_losses: bool = False  # a loss scores too, worth playing for: blind rollouts rank moves with
                                  # equal wins by their losing scores (solvers/sampling.py)
     modes: tuple = ("open",)     # "blind" too: the game then has a baseline_move policy

@@ -512,14 +512,16 @@ def cmd_play(args) -> int:
     won = outcome is not None and outcome.won
     if args.json:
         print(json.dumps({"game": game.name, "seed": args.seed, "policy": args.policy, "won": won,
-                          "score": outcome.score if won else None, "moves": [s["move"] for s in steps]}))
+                          "score": outcome.score if outcome is not None else None,
+                          "moves": [s["move"] for s in steps]}))
         return 0
     print(f"{game.title}, seed {args.seed}, {args.policy} policy")
     for i, step in enumerate(steps, start=1):
         print(f"\n{step['position']}\n  {i:3d}. {step['move']}   {step['note']}")
     print(f"\n{state}")
-    result = (f"won, {game.score_name} {outcome.score}" if game.score_name else "won") if won else \
-        ("lost" if outcome is not None else "lost (the policy sees no move that gets anywhere and gives up)")
+    scored = f", {game.score_name} {outcome.score}" if outcome is not None and outcome.score is not None else ""
+    result = ("won" + scored if won else "lost" + scored) if outcome is not None else \
+        "lost (the policy sees no move that gets anywhere and gives up)"
     print(f"result: {result} after {len(steps)} decisions")
     return 0
 

@@ -22,12 +22,15 @@ def schema(version: int = VERSION) -> dict:
 
 
 def verdict_and_score(game, value):
+    """(verdict, score) of an open-mode utility: the score of a loss too where the game's losses
+    have one (Game.loss_has_score), as `solodeck solve` reports it."""
     if value is None:
         return "unknown", None
     won, signed = value
+    score = -signed if game.score_sense == "lower" else signed
     if not won:
-        return "unwinnable", None
-    return "winnable", (-signed if game.score_sense == "lower" else signed)
+        return "unwinnable", score if game.loss_has_score else None
+    return "winnable", score
 
 
 def build_hints(game, deal: Deal, result, solver) -> dict:
@@ -138,11 +141,11 @@ def build_blind_hints(game, deal: Deal, blind_policy, limits=None) -> dict:
     first = played[0].rows[0] if played and played[0].rows else None
     outcome = final.outcome()
     every_exact = all(m["exact"] for d in decisions for m in d["moves"])
-    if outcome is not None and outcome.won:  # no outcome: the policy gave up, lost
-        verdict, score = "winnable", outcome.score
+    score = outcome.score if outcome is not None else None  # no outcome: the policy gave up, lost
+    if outcome is not None and outcome.won:
+        verdict = "winnable"
     else:
         verdict = "unwinnable" if first is not None and first["exact"] and first["win_probability"] == 0 else "unknown"
-        score = None
     data = {
         "format": FORMAT, "version": VERSION, "generator": f"solodeck {__version__}",
         "game": game.name, "deal": deal_to_data(deal), "mode": "blind",

@@ -336,6 +336,7 @@ class Area52(Game):
     reshuffles = True    # wave 2's deck: the discards shuffled (stream 1)
     score_name = "score"  # a win: defenders left; a loss: minus the aliens left, 50 less in wave 1
     score_sense = "higher"
+    loss_has_score = True
     modes = ("open", "blind")
     anytime = True
     blind_exact_states = 100  # exact blind values fit only the last few aliens; a bigger budget rarely

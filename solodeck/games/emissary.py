@@ -347,6 +347,7 @@ class Emissary(Game):
     reshuffles = True    # after each visit, and the discards when the deck runs out
     score_name = "score"  # kingdoms won + supporting rulers never used (16 at most), for a loss too
     score_sense = "higher"
+    loss_has_score = True
     scores_losses = True  # blind wins are rare: rollouts that lose still tell the kingdoms won
     modes = ("open", "blind")
     piles = {"rulers": "the 8 kings and queens, on kingdoms 1-8 from left to right",

@@ -898,6 +898,7 @@ class HideAndSeek(Game):
     has_hidden = True    # the face-down playmates
     score_name = "cards in the score pile"
     score_sense = "higher"
+    loss_has_score = True
     scores_losses = True
     modes = ("open", "blind")
     blind_estimator = "rollouts"  # the baseline's rollouts (a sampled world solved open costs seconds)

@@ -339,6 +339,7 @@ class LootTheLoop(Game):
     has_hidden = True    # the face-down cards of the deck
     score_name = "cards in the score pile"
     score_sense = "higher"
+    loss_has_score = True
     scores_losses = True
     modes = ("open", "blind")
     blind_estimator = "rollouts"  # the baseline's rollouts: cheap (a game is a few dozen moves)

@@ -444,6 +444,7 @@ class Skyway(NumberDeckGame):
     reshuffles = True    # the discards at each new pass
     score_name = "chain total"
     score_sense = "higher"
+    loss_has_score = True
     modes = ("open", "blind")
     anytime = True
     blind_exact_states = 30  # exact blind values fit only the last turn (27 moves, no draw after)
