@@ -14,6 +14,13 @@ under a 128-bit key (two independent 64-bit hashes of the position without its t
 without a discard pile no reshuffle can bring back within the turns left) with the turns it had
 left; a failure with nothing cut below it is stored as lost whatever the turns (127).
 
+The loss is the revised "if at any time" (RULINGS.md): a turn whose intrigue or purchase leaves
+the player (deck, discards, hand) or the court (deck, discards, table) fewer than 4 cards is no
+child, and the K♦ is taken only after an intrigue that loses nothing (king_safe). The key holds
+both discard piles' sizes, which the loss counts. Every bound and cut below relaxes the lines of
+the earlier reading (a loss only at a draw); the revised reading's winning lines are a subset of
+those, so each bound stays a lower bound and each cut exact.
+
 Cards are solodeck.cards' ints (suit * 13 + value - 1; suits S, H, D, C); sets are 64-bit masks.
 """
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
@@ -944,6 +951,7 @@ cdef class Search:
         cdef int i
         cdef bint player_back = 1 + n.dn // 4 < left
         cdef bint court_back = 1 + n.cn // 4 < left
+        cdef uint64_t sizes
         for i in range(n.dn):
             a = mix64(a ^ ZA[n.deck[i]]) + <uint64_t>i
             b = b * 0x100000001B3ULL ^ ZB[n.deck[i]]
@@ -954,6 +962,10 @@ cdef class Search:
             b = b * 0x100000001B3ULL ^ ZB[n.cdeck[i]]
         a = mix64(a ^ n.hand) ^ mix64(n.court + 0x7777ULL)
         b = (b ^ mix64(n.hand * 3 + 1)) * 0x9E3779B97F4A7C15ULL ^ mix64(n.court * 5 + 2)
+        # the discard piles' sizes, even where a pile is left out: the loss below 4 counts them
+        sizes = <uint64_t>(popcount(n.pdis) * 64 + popcount(n.cdis))
+        a = mix64(a ^ (sizes << 44))
+        b = b ^ mix64(sizes * 13 + 0x3333ULL)
         if player_back:
             a = mix64(a ^ n.pdis ^ (<uint64_t>(n.ps + 1) << 56))
             b = mix64(b + n.pdis * 7 + <uint64_t>(n.ps + 1)) ^ 0x1111ULL
@@ -1099,6 +1111,23 @@ cdef class Search:
         self.parent_rc = -1
         return 2 if b == NO_WIN else b > threshold
 
+    cdef bint king_safe(self, Node* n, int owned, int court_cards) noexcept nogil:
+        """With the K♦ takable at n: an intrigue that keeps it takable and loses nothing (two
+        other court cards while the court keeps 4, or a hand card it can do without while the
+        player keeps 4; acquiring the K♦ wins, whatever it leaves the court)."""
+        cdef uint64_t m = n.hand
+        cdef int x
+        if court_cards - 2 >= 4:
+            return True
+        if owned - 1 < 4:
+            return False
+        while m:
+            x = __builtin_ctzll(m)
+            m &= m - 1
+            if can_take(n.hand & ~(1ULL << x), KD, self.royal):
+                return True
+        return False
+
     cdef int dfs(self, Node* n, int threshold, int depth) noexcept nogil:
         """1: a win by turn ``threshold`` (its line in self.line from ``depth``), 0: none, -1:
         a limit stopped the search."""
@@ -1109,6 +1138,9 @@ cdef class Search:
         cdef Child kids[MAX_CHILDREN]
         cdef Node child
         cdef bint cut_before, have_mask = False
+        cdef int owned = n.dn + popcount(n.pdis) + popcount(n.hand)    # "if at any time": below 4
+        cdef int court_cards = n.cn + popcount(n.cdis) + popcount(n.court)  # cards on either side loses
+        cdef int kept
         self.nodes += 1
         if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
             self.stopped = STOP_TIME
@@ -1121,7 +1153,8 @@ cdef class Search:
         if b > threshold:
             self.cut = True
             return 0
-        if b == n.turn and n.court >> KD & 1 and can_take(n.hand, KD, self.royal):
+        if b == n.turn and n.court >> KD & 1 and can_take(n.hand, KD, self.royal) \
+                and self.king_safe(n, owned, court_cards):
             self.line_len = depth + 1
             self.line[depth].removed = 0
             self.line[depth].target = KD
@@ -1137,6 +1170,15 @@ cdef class Search:
         cut_before = self.cut
         self.cut = False
         for i in range(count):
+            # a turn that leaves either side fewer than 4 cards loses at once: no child
+            if kids[i].removed & n.hand:
+                if owned - 1 < 4:
+                    continue
+                kept = court_cards
+            else:
+                kept = court_cards - 2
+            if kept - (kids[i].target >= 0) < 4:
+                continue
             if self.cuts & 64 and not kids[i].removed & n.hand:  # two court cards removed
                 bit = 1ULL << (kids[i].target + 1)
                 if not tried & bit:

@@ -182,25 +182,57 @@ def test_the_king_of_diamonds_by_spades_needs_half_their_sum():
     assert acquires(cards("AD TS JS QS"), card("KD"))
 
 
-def test_fewer_than_four_player_cards_at_a_draw_loses():
-    state = at(INFLUENCE, "2C 3C 4C", "5C 6C 7C 8C", deck="", discard="", court_deck="3H 4H 5H 6H")
-    assert state.play(PASS).outcome() == Outcome(False, None)  # three cards in all
+def test_removing_a_hand_card_while_owning_exactly_four_loses_at_once():
+    """RULINGS.md (revised, "if at any time"): owning exactly 4 (deck, discards and hand) and
+    removing a hand card loses in step 3, before any influence could buy a card back."""
     state = at(INTRIGUE, "2C 3C 4C AD", "5C 6C 7C 8C", deck="", discard="", court_deck="3H 4H 5H 6H")
-    assert state.play(parse_move("remove AD")).play(PASS).outcome() == Outcome(False, None)
+    after = state.play(parse_move("remove AD"))
+    assert after.outcome() == Outcome(False, None) and after.legal_moves() == []
+    assert state.loses(parse_move("remove AD")) and not state.loses(parse_move("remove 5C 6C"))
+    five = at(INTRIGUE, "2C 3C 4C AD", "5C 6C 7C 8C", deck="AH", court_deck="3H 4H 5H 6H")
+    after = five.play(parse_move("remove AD"))  # five owned: four left, the game goes on
+    assert after.outcome() is None and after.step == INFLUENCE
+    assert advance_chance(after.play(parse_move("acquire 5C with 2C 3C"))).outcome() is None
 
 
 def test_four_player_cards_are_enough():
-    state = at(INFLUENCE, "2C 3C 4C", "5C 6C 7C 8C", deck="AD", discard="", court_deck="3H 4H 5H 6H")
+    state = at(INFLUENCE, "2C 3C 4C AD", "5C 6C", deck="", discard="", court_deck="3H 4H 5H 6H")
     after = advance_chance(state.play(PASS))
     assert after.outcome() is None and sorted(after.hand) == sorted(cards("2C 3C 4C AD"))
 
 
-def test_fewer_than_four_court_cards_at_a_draw_loses():
-    state = at(INTRIGUE, "AC 2C 3C 4C", "KD 5C 6C 7C", deck="AH AS AD 9H")
-    after = advance_chance(state.play(parse_move("remove 5C 6C")).play(PASS))
-    assert after.outcome() == Outcome(False, None)  # 2 cards left in the court's piles
-    kept = advance_chance(state.play(parse_move("remove AC")).play(PASS))
-    assert kept.outcome() is None and sorted(kept.court) == sorted(cards("KD 5C 6C 7C"))
+def test_the_court_falling_below_four_cards_loses_at_once():
+    """The court's cards are the court deck, the court discards and the cards on the table: two
+    removed from five, or one acquired from four, leave three and lose at once."""
+    state = at(INTRIGUE, "AC 2C 3C 4C", "KD 5C 6C 7C", deck="AH AS AD 9H", court_deck="8C")
+    after = state.play(parse_move("remove 5C 6C"))  # five court cards: three left
+    assert after.outcome() == Outcome(False, None)
+    kept = state.play(parse_move("remove AC"))
+    assert kept.outcome() is None
+    assert kept.play(parse_move("acquire 5C with 2C 3C")).outcome() is None  # four left
+    four = at(INTRIGUE, "AC 2C 3C 4C", "KD 5C 6C 7C", deck="AH AS AD 9H")
+    middle = four.play(parse_move("remove AC"))
+    assert middle.outcome() is None
+    assert middle.play(parse_move("acquire 5C with 2C 3C")).outcome() == Outcome(False, None)
+    assert advance_chance(middle.play(PASS)).outcome() is None  # still four: the next court is drawn
+
+
+def test_the_king_of_diamonds_is_taken_only_after_an_intrigue_that_loses_nothing():
+    """Every hand card is needed for the K♦ (9+T+4+3 spades = 26, half 13): with 4 cards owned
+    and 5 in the court, every intrigue loses at once (under the earlier reading, two court
+    cards removed and the K♦ taken won this turn). With 6 in the court it wins this turn, and
+    acquiring the K♦ wins even where it leaves the court 3 cards (reading 8)."""
+    lost = at(INTRIGUE, "9S TS 4S 3S", "KD 5C 6C 7C", court_deck="8C", turn=9)
+    assert all(lost.loses(m) for m in lost.legal_moves()) and lost.king_intrigue() is None
+    won = at(INTRIGUE, "9S TS 4S 3S", "KD 5C 6C 7C", court_deck="8C 9C", turn=9)
+    assert won.king_intrigue() == parse_move("remove 5C 6C")
+    end = won.play(won.king_intrigue())
+    end = end.play(end.king_takable())
+    assert end.outcome() == Outcome(True, 9) and end.court_count() == 3
+    for state, verdict, score in ((lost, "unwinnable", None), (won, "winnable", 9)):
+        for solver in (TurnSolver(GAME, Limits(time_limit=60)), DepthFirstSolver(GAME, Limits(time_limit=60))):
+            result = solver.solve(state)
+            assert result.exact and (result.verdict, result.score) == (verdict, score)
 
 
 def test_a_removed_king_of_diamonds_leaves_no_win():
@@ -284,6 +316,9 @@ def test_a_seeded_deal_is_reproducible_and_options_are_read():
     ({"position": {"hand": "AC 2C 3C 4C", "court": "5C 6C 7C 8C", "court-deck": "KD", "turn": 0}}, "position.turn"),
     ({"position": {"hand": "AC 2C 3C 4C", "court": "5C 6C 7C 8C", "court-deck": "KD", "step": "x"}}, "position.step"),
     ({"position": {"hand": "AC 2C 3C 4C", "court": "5C 6C 7C 8C", "court-deck": "KD", "foo": 1}}, "position.foo"),
+    ({"position": {"step": "influence", "hand": "AC 2C 3C", "court": "5C 6C 7C 8C", "court-deck": "KD"}},
+     "position.deck"),  # three cards owned: lost already
+    ({"position": {"step": "influence", "hand": "AC 2C 3C 4C", "court": "5C KD"}}, "position.court-deck"),
 ])
 def test_malformed_deals_name_the_field(data, field):
     with pytest.raises(DealError) as info:
@@ -491,6 +526,7 @@ def test_the_kernels_king_turns_hold_every_turn_the_king_of_diamonds_is_dealt():
                 masks.append((rc, mask))
                 narrowed += (mask & ((1 << 8) - 1)) != (1 << 8) - 1
             moves = [m for m in state.legal_moves() if card("KD") not in getattr(m, "cards", ())]
+            moves = [m for m in moves if not state.loses(m)] or moves  # (long games: few lose at once)
             state = advance_chance(state.play(rng.choice(moves)))
     assert checked > 1000 and narrowed > 100
 
@@ -537,6 +573,66 @@ def test_the_kernel_agrees_with_the_reference_turn_search_near_the_win(seed):
     assert any(answers) and not all(answers)
 
 
+def new_loss_positions():
+    """Intrigues where the revised loss bites: the last intrigues of the thinning rule's games
+    (the player owns 4 or 5 cards) in the four settings, and the same with the court cut down
+    (court cards named nowhere have left the game) to 4-8 cards, the K♦ kept where it is."""
+    from solodeck.games.friends_in_high_places import KING_OF_DIAMONDS, flat
+
+    out = []
+    for seed in range(8):
+        options = {"lost-opportunities": seed % 2 == 1, "royal-family": seed % 4 >= 2}
+        state = advance_chance(GAME.initial_state(GAME.new_deal(seed, options)))
+        states = []
+        while state.outcome() is None:
+            if state.step == INTRIGUE:
+                states.append(state)
+            state = advance_chance(state.play(thinning_move(state)))
+        for s in states[-6:-1]:
+            out.append(s)
+            deck = flat(s.court_deck)
+            for keep in (0, 1, 2, 4):
+                cut = deck[:max(keep, deck.index(KING_OF_DIAMONDS) + 1 if KING_OF_DIAMONDS in deck else 0)]
+                discard = tuple(c for c in s.court_discard if c == KING_OF_DIAMONDS)
+                out.append(State(s.deck, s.discard, s.hand, (cut,) if cut else (), discard, s.court, s.turn, s.step,
+                                 s.shuffles, s.court_shuffles, seed=s.seed, options=s.options))
+                if KING_OF_DIAMONDS not in s.court and KING_OF_DIAMONDS in cut + discard:
+                    # the K♦ swapped into the court for its highest card: is it taken at once?
+                    top = max(s.court, key=lambda c: (c % 13, c))
+                    court = tuple(sorted(c for c in s.court if c != top)) + (KING_OF_DIAMONDS,)
+                    cut = tuple(top if c == KING_OF_DIAMONDS else c for c in cut)
+                    discard = tuple(top if c == KING_OF_DIAMONDS else c for c in discard)
+                    out.append(State(s.deck, s.discard, s.hand, (cut,) if cut else (), tuple(sorted(discard)),
+                                     tuple(sorted(court)), s.turn, s.step, s.shuffles, s.court_shuffles, seed=s.seed,
+                                     options=s.options))
+    return out
+
+
+def test_the_kernel_agrees_with_the_reference_where_the_new_loss_bites():
+    """"A win by turn T?" for T = the turn .. the turn + 3, from intrigues where a player owning 4
+    cards cannot remove a hand card and a court of 4-8 cards cannot lose two or one (new_loss_positions):
+    the kernel and the reference's TurnSolver answer alike, both yes and no. (The kernel of the
+    earlier reading, which checked the loss only at a draw, answered 95 of these 1,376 questions
+    otherwise: measured with it once.)"""
+    module = kernel()
+    answers, tight = [], 0
+    for state in new_loss_positions():
+        tight += state.player_count() == 4 or state.court_count() <= 6
+        for extra in range(4):
+            reference = TurnSolver(GAME, Limits())
+            reference.deadline, reference.cut = None, False
+            expected = reference._search(state, state.turn + extra) is not None
+            line, _cut = module.Search(state.seed, *state.options).within(*kernel_args(state), state.turn + extra)
+            assert (line is not None) == expected, (str(state), extra)
+            if line is not None:  # the kernel's line replays to a win by then under the reference
+                from solodeck.games.friends_in_high_places import KernelSolver
+
+                end = GAME.replay_moves(state, KernelSolver._moves(state, line))
+                assert end.outcome().won and end.outcome().score <= state.turn + extra
+            answers.append(expected)
+    assert tight > 20 and any(answers) and not all(answers)
+
+
 def test_the_kernel_solver_agrees_with_the_generic_search_on_small_positions():
     kernel()
     for state in small_positions():
@@ -561,7 +657,7 @@ def test_a_limit_keeps_the_proven_part_of_the_fewest_turns():
     (SolveResult.score_bound: no win in fewer turns), never past the exact answer."""
     kernel()
     bounded = 0
-    for seed in (18, 26, 42):  # the fewest turns proven within 0.2 s each (results/.../open-none)
+    for seed in (18, 26, 40):  # the fewest turns proven within 1 s each (measured under load)
         state = GAME.initial_state(GAME.new_deal(seed))
         exact = GAME.fast_solver(Limits(time_limit=60)).solve(state)
         assert exact.exact and exact.score_bound is None

@@ -362,19 +362,40 @@ class State(BaseState):
                 self._moves = self.influence_moves()
         return self._moves
 
+    def player_count(self) -> int:
+        """The cards the player owns: deck, discards and hand."""
+        return deck_size(self.deck) + len(self.discard) + len(self.hand)
+
+    def court_count(self) -> int:
+        """The court's cards: court deck, court discards and the cards on the table."""
+        return deck_size(self.court_deck) + len(self.court_discard) + len(self.court)
+
+    def loses(self, move) -> bool:
+        """Does ``move`` lose at once ("if at any time", RULINGS.md): the player left owning fewer
+        than 4 cards (a hand card removed while owning 4), or the court fewer than 4 (two court
+        cards removed, or a court card acquired). Acquiring the K♦ wins (reading 8)."""
+        if move.kind == "remove":
+            if len(move.cards) == 1:
+                return self.player_count() - 1 < HAND
+            return self.court_count() - 2 < COURT
+        return move.kind == "acquire" and move.target != KING_OF_DIAMONDS and self.court_count() - 1 < COURT
+
     def play(self, move):
         if move not in self.legal_moves():
             raise MoveError(f"'{move}' is not legal here")
+        end = "lost" if self.loses(move) else None
         if move.kind == "remove":
             if len(move.cards) == 2:
-                return self._with(court=tuple(c for c in self.court if c not in move.cards), step=INFLUENCE)
-            return self._with(hand=tuple(c for c in self.hand if c != move.cards[0]), step=INFLUENCE)
+                return self._with(court=tuple(c for c in self.court if c not in move.cards), step=INFLUENCE, end=end)
+            return self._with(hand=tuple(c for c in self.hand if c != move.cards[0]), step=INFLUENCE, end=end)
         if move.kind == "acquire" and move.target == KING_OF_DIAMONDS:
             return self._with(court=tuple(c for c in self.court if c != move.target),
                               discard=tuple(sorted(self.discard + self.hand + (move.target,))), hand=(), end="won")
         # the end of the turn: the acquired card, the hand and the court go to their discard piles
         gained = (move.target,) if move.kind == "acquire" else ()
         court = tuple(c for c in self.court if c not in gained)
+        if end is not None:  # the court fell below 4 cards with this purchase
+            return self._with(discard=tuple(sorted(self.discard + gained)), court=court, end=end)
         return self._with(discard=tuple(sorted(self.discard + self.hand + gained)), hand=(),
                           court_discard=tuple(sorted(self.court_discard + court)), court=(),
                           turn=self.turn + 1, step=DRAW_HAND)
@@ -396,18 +417,40 @@ class State(BaseState):
         moves = [m for m in self.legal_moves() if m.kind == "acquire" and m.target == KING_OF_DIAMONDS]
         return min(moves, key=lambda m: (len(m.cards), m.cards)) if moves else None
 
+    def king_intrigue(self) -> Move | None:
+        """At the intrigue, one that keeps the K♦ takable and does not lose (two other court cards
+        while the court keeps 4, else the first hand card the K♦ can do without), if any."""
+        if self.step != INTRIGUE or KING_OF_DIAMONDS not in self.court or \
+                not can_take(self.hand, KING_OF_DIAMONDS, self.royal_family):
+            return None
+        if self.court_count() - 2 >= COURT:
+            others = sorted(c for c in self.court if c != KING_OF_DIAMONDS)
+            return Move("remove", tuple(others[:2]))
+        if self.player_count() - 1 >= HAND:
+            for c in self.hand:
+                if can_take(tuple(x for x in self.hand if x != c), KING_OF_DIAMONDS, self.royal_family):
+                    return Move("remove", (c,))
+        return None
+
     def safe_move(self):
-        """Acquiring the K♦ wins this turn: nothing can do better (fewest turns, and a sure win)."""
-        return self.king_takable()
+        """Acquiring the K♦ wins this turn (at the intrigue: an intrigue that keeps it takable and
+        loses nothing): nothing can do better (fewest turns, and a sure win)."""
+        king = self.king_takable()
+        return king if king is not None else self.king_intrigue()
 
     def search_moves(self):
         """One move per court card acquired (which hand cards pay never matters: all of them are
         discarded at the end of the turn), best first; and no intrigue that removes the K♦ (it
         can never be won again). The K♦'s acquisition alone when it is possible."""
+        if self.end is not None:
+            return []
         king = self.king_takable()
         if king is not None:
             return [king]
         if self.step == INTRIGUE:
+            safe = self.king_intrigue()
+            if safe is not None:  # the K♦ stays takable and nothing is lost: the fewest turns
+                return [safe]
             moves = [m for m in self.legal_moves() if KING_OF_DIAMONDS not in m.cards]
             return sorted(moves, key=self._intrigue_order)
         seen, moves = set(), []
@@ -590,16 +633,22 @@ class FriendsInHighPlaces(Game):
         """The baseline, a rule a person would use: aim at the best court card the hand can take
         (the K♦, else the highest sphere, then the highest value); at the intrigue remove the two
         lowest other court cards (never the K♦; a hand card only when the court has nothing
-        else to give: the lowest club); at the influence take that card with the fewest cards."""
+        else to give: the lowest club; or, when removing two court cards would leave the court
+        fewer than 4, the lowest hand card); at the influence take that card with the fewest
+        cards, never one whose purchase leaves the court fewer than 4. It takes the K♦ after an
+        intrigue that keeps it takable and loses nothing, when there is one."""
         moves = state.legal_moves()
         if state.step == INFLUENCE:
             king = state.king_takable()
             if king is not None:
                 return king
-            acquire = [m for m in moves if m.kind == "acquire"]
+            acquire = [m for m in moves if m.kind == "acquire" and not state.loses(m)]
             if not acquire:
                 return PASS
             return max(acquire, key=lambda m: (SPHERE[suit(m.target)], value(m.target), -len(m.cards), m.cards))
+        king = state.king_intrigue()
+        if king is not None:
+            return king
         rank = lambda c: (c == KING_OF_DIAMONDS, SPHERE[suit(c)], value(c))
         takable = [c for c in state.court if can_take(state.hand, c, state.royal_family)]
         target = max(takable, key=rank, default=None)
@@ -608,7 +657,12 @@ class FriendsInHighPlaces(Game):
             if clubs and len(state.player_cards()) > 6:
                 return Move("remove", (min(clubs, key=value),))
         others = sorted((c for c in state.court if c != target and c != KING_OF_DIAMONDS), key=rank)
-        return Move("remove", tuple(sorted(others[:2])))
+        move = Move("remove", tuple(sorted(others[:2])))
+        if state.loses(move):  # the court would fall below 4: its lowest hand card, if that does not lose
+            lowest = min(state.hand, key=lambda c: (not is_ace(c), SPHERE[suit(c)], value(c)))
+            if not state.loses(Move("remove", (lowest,))):
+                return Move("remove", (lowest,))
+        return move
 
     def rollout_move(self, state):
         """Rollouts play the thinning rule (thinning_move), not the baseline: both are blind (they
@@ -621,36 +675,37 @@ class FriendsInHighPlaces(Game):
 def thinning_move(state):
     """A second simple rule, which thins the deck (what the open search's wins do): at the
     influence, take the K♦ if the hand can, else the court card of the highest sphere, then the
-    highest value (with the fewest cards). At the intrigue, of the intrigues that keep the K♦,
-    the one after which the best court card the hand can take is highest; among those, remove
-    the lowest hand card (aces lowest) while the player keeps at least 4 cards after this turn's
-    purchase and has more than 4, else the two lowest court cards. It sees only the hand, the
-    court and how many cards the player owns: a blind policy. (Which cards pay never matters: the
-    hand is discarded at the end of the turn; the fewest, then the first in order, as in
-    search_moves().)"""
+    highest value (with the fewest cards), never one whose purchase leaves the court fewer than 4
+    cards. At the intrigue, of the intrigues that keep the K♦ and do not lose at once, the one
+    after which the best court card the hand can take is highest; among those, remove the lowest
+    hand card (aces lowest) while the player owns more than 4 cards (the deck thins to four: a
+    hand card removed while owning 4 loses at once), else the two lowest court cards. It sees only
+    the hand, the court and how many cards the player and the court have: a blind policy. (Which
+    cards pay never matters: the hand is discarded at the end of the turn; the fewest, then the
+    first in order, as in search_moves().)"""
     if state.step == INFLUENCE:
         king = state.king_takable()
         if king is not None:
             return king
-        acquire = [m for m in state.legal_moves() if m.kind == "acquire"]
+        acquire = [m for m in state.legal_moves() if m.kind == "acquire" and not state.loses(m)]
         if not acquire:
             return PASS
         target = max(acquire, key=lambda m: (SPHERE[suit(m.target)], value(m.target))).target
         return min((m for m in acquire if m.target == target), key=lambda m: (len(m.cards), m.cards))
-    owned = len(state.player_cards())
+    court_cards = state.court_count()
     rank = lambda c: -1 if is_ace(c) else SPHERE[suit(c)] * 16 + value(c)
 
     def order(move):
+        if state.loses(move):
+            return ((-9, 0), False, 0, move.cards)
         hand = [c for c in state.hand if c not in move.cards]
         court = [c for c in state.court if c not in move.cards]
-        takable = [c for c in court if can_take(hand, c, state.royal_family)]
+        buy = court_cards - (len(move.cards) == 2) * 2 - 1 >= COURT  # a purchase keeps the court at 4
+        takable = [c for c in court if (buy or c == KING_OF_DIAMONDS) and can_take(hand, c, state.royal_family)]
         best = max(((99, 0) if c == KING_OF_DIAMONDS else (SPHERE[suit(c)], value(c)) for c in takable),
                    default=(-1, 0))
-        gained = 1 if takable else 0
         if len(move.cards) == 1:
-            if owned - 1 + gained < 4:
-                return ((-9, 0), False, 0, move.cards)
-            return (best, owned + gained > 4, -rank(move.cards[0]), move.cards)
+            return (best, True, -rank(move.cards[0]), move.cards)
         return (best, False, -sum(rank(c) for c in move.cards), move.cards)
 
     return max((m for m in state.legal_moves() if KING_OF_DIAMONDS not in m.cards), key=order)
@@ -700,6 +755,14 @@ def _state_from_position(position: dict, source: str, seed: int, options) -> Sta
         raise DealError(source, "position.court-deck", "the K♦ is nowhere: it must still be in play")
     if KING_OF_DIAMONDS in piles["deck"] + piles["discard"] + hand:
         raise DealError(source, "position.deck", "the K♦ in the player's cards: the game would be won")
+    owned = len(hand) + len(piles["deck"]) + len(piles["discard"])
+    if owned < HAND:
+        raise DealError(source, "position.deck", f"the player owns {owned} cards (hand, deck and discard): "
+                        "fewer than 4 has lost already")
+    court_cards = len(court) + len(piles["court-deck"]) + len(piles["court-discard"])
+    if court_cards < COURT:
+        raise DealError(source, "position.court-deck", f"the court has {court_cards} cards (court, court deck and "
+                        "court discard): fewer than 4 has lost already")
     turn = _whole(position, "turn", 1, 1, source)
     deck = (tuple(piles["deck"]),) if piles["deck"] else ()
     court_deck = (tuple(piles["court-deck"]),) if piles["court-deck"] else ()
@@ -852,6 +915,8 @@ class TurnSolver:
         seen, out = set(), []
         for first in state.search_moves():
             middle = state.play(first)
+            if middle.outcome() is not None:  # lost at the intrigue
+                continue
             for second in middle.search_moves():
                 child = advance_chance(middle.play(second))
                 if child.won:
@@ -868,12 +933,13 @@ class TurnSolver:
 
     def _key(self, state, left: int):
         """The position without the turn number; a discard pile that no reshuffle within ``left``
-        turns can bring back is left out (with its pile's reshuffle count)."""
+        turns can bring back is left out (with its pile's reshuffle count) but for its size."""
         court_deck, deck = flat(state.court_deck), flat(state.deck)
         court_back = 1 + len(court_deck) // COURT < left
         player_back = 1 + len(deck) // HAND < left
-        return (deck, state.discard if player_back else None, state.shuffles if player_back else None,
-                state.hand, court_deck, state.court_discard if court_back else None,
+        # (the size: the loss below 4 cards counts the pile)
+        return (deck, state.discard if player_back else len(state.discard), state.shuffles if player_back else None,
+                state.hand, court_deck, state.court_discard if court_back else len(state.court_discard),
                 state.court_shuffles if court_back else None, state.court, tuple(state.court_deck[-1:]) == ((KING_OF_DIAMONDS,),))
 
     def _check(self):
@@ -1014,9 +1080,9 @@ class KernelSolver(TurnSolver):
         """The kernel's line as moves from ``state`` (an intrigue)."""
         moves = []
         for removed, target in line:
-            if target == KING_OF_DIAMONDS:
-                others = sorted(c for c in state.court if c != KING_OF_DIAMONDS)
-                intrigue = Move("remove", tuple(others[:2]))
+            if target == KING_OF_DIAMONDS:  # (the kernel takes it only after such an intrigue)
+                intrigue = state.king_intrigue() or Move("remove", tuple(sorted(c for c in state.court
+                                                                               if c != KING_OF_DIAMONDS)[:2]))
             else:
                 intrigue = Move("remove", tuple(sorted(removed)))
             middle = state.play(intrigue)
