@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PUZZLES, fixed_line
+from conftest import PUZZLES, fixed_line, run_cli
 from solodeck import cards as C
 from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, MoveError
@@ -90,9 +90,13 @@ def test_a_card_is_in_a_group_or_a_sequence_not_both():
 
 def test_best_melds_against_brute_force_on_random_hands():
     rng = random.Random(25)
+    differ = 0
     for trial in range(400):
         size = rng.choice((3, 5, 7, 9, 10, 11))
-        if trial % 2:  # dense hands: few suits and ranks, many melds competing for cards
+        if trial % 4 == 3:  # ten of aces to fours in three suits: groups against sequences, where
+            # the most cards melded often leave more than the least deadwood
+            cards = rng.sample([s * 13 + r for s in rng.sample(range(4), 3) for r in range(4)], 10)
+        elif trial % 2:  # dense hands: few suits and ranks, many melds competing for cards
             pool = [s * 13 + r for s in rng.sample(range(4), 3) for r in range(rng.randrange(8), 13)][:16]
             cards = rng.sample(pool, min(size, len(pool)))
         else:
@@ -109,17 +113,33 @@ def test_best_melds_against_brute_force_on_random_hands():
         # arrangements(limit) lists every spread with deadwood at most the limit
         listed = sorted((tuple(sorted(ms)), d) for ms, d in B.arrangements(mask, 10))
         assert listed == sorted((tuple(sorted(ms)), d) for ms, d in every if d <= 10)
+        # the knocker's spreads: the most cards melded, then the least deadwood
+        spreads = sorted((tuple(sorted(ms)), d) for ms, d in B.knock_spreads(mask))
+        assert spreads == sorted((tuple(sorted(ms)), d) for ms, d in brute_knocker_spreads(mask))
+        assert B.knock_deadwood(mask) == spreads[0][1]
+        differ += B.knock_deadwood(mask) != dead
+    assert differ, "no hand whose most-melded spread leaves more than its least deadwood"
 
 
 # -- knocking and scoring ----------------------------------------------------------------------
+def brute_knocker_spreads(knocker):
+    """The spreads the ruling allows the knocker, from brute_melds: the most cards melded, then
+    the least deadwood among those."""
+    every = [(ms, d, sum(x.bit_count() for x in ms)) for ms, d in brute_melds(knocker)]
+    most = max(n for _ms, _d, n in every)
+    least = min(d for _ms, d, n in every if n == most)
+    return [(ms, d) for ms, d, n in every if n == most and d == least]
+
+
 def brute_knock_net(knocker, other):
-    """knock_net by brute force: every spread of the knocker (deadwood <= 10) and, against it,
-    every set of the other's cards laid off (each card assigned to a meld so the meld grows into
-    a meld, cards added one at a time) and every spread of the rest."""
+    """knock_net by brute force: every spread the knocker may make (brute_knocker_spreads; None
+    when it leaves more than 10 deadwood: no knock) and, against it, every set of the other's
+    cards laid off (each card assigned to a meld so the meld grows into a meld, cards added one at
+    a time) and every spread of the rest."""
     best = None
-    for kmelds, dk in brute_melds(knocker):
+    for kmelds, dk in brute_knocker_spreads(knocker):
         if dk > 10:
-            continue
+            return None
         fk = sum(B.faces(x) for x in kmelds)
         reply = None
         layoffs = {0}
@@ -214,10 +234,26 @@ def test_knock_scoring_against_the_brute_force():
     while checked < 60:
         cards = rng.sample([s * 13 + r for s in range(4) for r in range(rng.randrange(6), 13)], 20)
         k, o = B.mask_of(cards[:10]), B.mask_of(cards[10:])
-        if deadwood(k) > 10:
+        if B.knock_deadwood(k) > 10:
             continue
         assert knock_net(k, o) == brute_knock_net(k, o) == knock_report(k, o)["net"], C.format_cards(cards)
         checked += 1
+    # hands of low cards in three suits and few ranks, where the most-melded spread is often not
+    # the least deadwood (groups of low ranks against sequences): the ruling's own cases
+    ruled = 0
+    while ruled < 25:
+        k = B.mask_of(rng.sample([s * 13 + r for s in rng.sample(range(4), 3) for r in range(4)], 10))
+        if deadwood(k) > 10 or B.knock_deadwood(k) == deadwood(k):
+            continue
+        o = B.mask_of(rng.sample([c for c in range(52) if not k >> c & 1 and c % 13 < 8], 10))
+        cards = B.cards_of(k) + B.cards_of(o)
+        ruled += 1
+        if B.knock_deadwood(k) > 10:
+            assert brute_knock_net(k, o) is None, C.format_cards(cards)
+            with pytest.raises(ValueError):
+                knock_net(k, o)
+            continue
+        assert knock_net(k, o) == brute_knock_net(k, o) == knock_report(k, o)["net"], C.format_cards(cards)
     # against bourbon knocks, the other's choice between fewer deadwood and more face cards melded
     bourbon = m("2S 3S 4S 7H 8H 9H 5D 5C 5H 5S")
     rest = [c for c in range(52) if not bourbon >> c & 1 and c % 13 >= 7]  # 8s to kings: dense, faces
@@ -228,6 +264,54 @@ def test_knock_scoring_against_the_brute_force():
         trade_offs += max(replies) != min(replies)
         assert knock_net(bourbon, o) == brute_knock_net(bourbon, o) == knock_report(bourbon, o)["net"]
     assert trade_offs, "no hand where the other's best spread is not its least deadwood"
+
+
+def test_the_knocker_spreads_the_arrangement_melding_the_most_cards():
+    """The ruling's case: 2S-4S and AC-4C meld 7 cards and leave AH 3H 4H (8); the threes and the
+    fours meld 6 and leave 2S AH AC 2C (6). The knocker must spread the 7 cards."""
+    k = m("2S 3S 4S AH 3H 4H AC 2C 3C 4C")
+    assert deadwood(k) == 6 and B.knock_deadwood(k) == 8
+    assert [sorted(C.format_card(c) for c in x) for x in best_melds(k)[0]] == [["3C", "3H", "3S"], ["4C", "4H", "4S"]]
+    o = m("6D 7D 8D 9D TD 5H 6H 7H 8H 7C")          # 6D-TD, 5H-8H: deadwood 7C, 7; no lay-off
+    r = knock_report(k, o)
+    assert sorted(sorted(C.format_card(c) for c in x) for x in r["knocker_melds"]) == [
+        ["2C", "3C", "4C", "AC"], ["2S", "3S", "4S"]]
+    assert (r["knocker_deadwood"], r["other_deadwood"], r["laid_off"]) == (8, 7, [])
+    # 8 against 7 is an undercut: the other scores 8 - 7 + 10 (the spread of the sixes would
+    # have left 6 and won the hand by 1)
+    assert (r["knocker_points"], r["other_points"]) == (0, 11) and knock_net(k, o) == -11
+    assert brute_knock_net(k, o) == -11
+    # the other still lays off on the spread as spread: 5S after 2S-4S, 5C after AC-4C, leaving
+    # no deadwood (6D-TD and 5H-7H melded): an undercut by 8 + 10
+    o2 = m("6D 7D 8D 9D TD 5H 6H 7H 5C 5S")
+    r = knock_report(k, o2)
+    assert sorted(C.format_card(c) for c in r["laid_off"]) == ["5C", "5S"] and r["other_deadwood"] == 0
+    assert knock_net(k, o2) == -18 == brute_knock_net(k, o2)
+
+
+def test_the_other_player_arranges_freely():
+    """The other player's spread is theirs to choose: the same ten cards, held by the other, spread
+    as the threes and fours (6 deadwood), not as the most-melded 8."""
+    k = m("5D 6D 7D 8D 9D TS JS QS KS 2H")          # deadwood 2H; J Q K melded: 9
+    o = m("2S 3S 4S AH 3H 4H AC 2C 3C 4C")
+    r = knock_report(k, o)
+    assert r["other_deadwood"] == 6 and r["laid_off"] == []
+    assert r["knocker_points"] == (6 - 2) + 9 and r["other_points"] == 0 and knock_net(k, o) == 13
+
+
+def test_no_knock_when_the_most_melded_spread_leaves_more_than_ten():
+    """2S-5S and 3H-5H meld 7 cards and leave 2D 4D 5D (11); the fours and the fives would leave
+    2S 3S 3H 2D (10). The deadwood a knock is limited by is the spread's: no knock."""
+    hand = m("2S 3S 4S 5S 3H 4H 5H 2D 4D 5D")
+    assert deadwood(hand) == 10 and B.knock_deadwood(hand) == 11
+    s = position("2S 3S 4S 5S 3H 4H 5H 2D 4D 5D", "AD AC AH 6S 6D 6C TS TD TC 9C", "KH", "KC 9D 8C", "3D 7D")
+    t = s.play(parse_move("draw KC"))
+    legal = names(t.legal_moves())
+    assert "discard KC" in legal and "knock KC" not in legal
+    with pytest.raises(MoveError):
+        t.play(parse_move("knock KC"))
+    with pytest.raises(ValueError):
+        knock_net(hand, m("AD AC AH 6S 6D 6C TS TD TC 9C"))
 
 
 def test_knock_only_with_ten_or_less_deadwood_after_the_discard():
@@ -436,6 +520,72 @@ def test_hand_report_names_melds_deadwood_and_the_winner():
     lines, data = GAME.hand_report(GAME.new_deal(0), GAME.initial_state(GAME.new_deal(0)),
                                    ParanoidSolver(Limits(max_states=1000)))
     assert data["value"] is None and "unknown" in lines[-1]
+
+
+def test_hand_report_needs_only_the_solver_interface():
+    """The CLI hands hand_report a wrapper with Game.solver's interface (value, move_values, nodes),
+    not the engine: a report that read the engine's own attributes crashed there (issue 38)."""
+    class Interface:
+        def __init__(self, engine):
+            self._engine = engine
+
+        def value(self, state, seat):
+            return self._engine.value(state, seat)
+
+        def move_values(self, state, seat=None):
+            return self._engine.move_values(state, seat)
+
+        @property
+        def nodes(self):
+            return self._engine.nodes
+
+    deal = GAME.new_deal(0)
+    lines, data = GAME.hand_report(deal, GAME.initial_state(deal), Interface(ParanoidSolver(Limits(max_states=500))))
+    assert data["value"] is None and data["verdict"] == "unknown" and data["proven"] is None
+    assert "open-hand value: unknown" in lines[-1]
+    s = endgame(1, 3, 6)
+    _lines, data = GAME.hand_report(deal, s, Interface(ParanoidSolver()))
+    assert data["value"] == ParanoidSolver().value(s, 0) and data["verdict"] == "valued"
+    assert data["proven"] is None  # this solver does not say what it proved; the engine does:
+    _lines, data = GAME.hand_report(deal, s, ParanoidSolver())
+    assert data["proven"] == (data["value"], data["value"])
+
+
+@pytest.mark.parametrize("limit", [("--time-limit", "0.2"), ("--max-states", "5")], ids=["time", "states"])
+def test_cli_a_whole_deal_stopped_by_a_limit_is_unknown(tmp_path, limit):
+    """`solodeck solve` on a whole deal with a tiny limit: exit 0, the value unknown, no
+    traceback; in text, in JSON and with a hint file."""
+    deal = tmp_path / "b.toml"
+    deal.write_text(run_cli("deal", "bourbon", "--seed", 0, check=True).stdout)
+    text = run_cli("solve", deal, *limit)
+    assert text.returncode == 0 and "Traceback" not in text.stderr, text.stderr
+    assert "open-hand value: unknown (a limit stopped the search" in text.stdout
+    out = run_cli("solve", deal, *limit, "--json")
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    data = json.loads(out.stdout)
+    assert data["verdict"] == "unknown" and data["value"] is None and data["winner"] is None
+    assert [h["deadwood"] for h in data["hands"]] == [deadwood(h) for h in GAME.initial_state(GAME.new_deal(0)).hands]
+    hints = tmp_path / "h.json"
+    for extra in ((), ("--json",)):
+        out = run_cli("solve", deal, *limit, *extra, "--hints", hints)
+        assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+        written = json.loads(hints.read_text())
+        assert written["verdict"] == "unknown" and not written["exact"]
+        assert all(mv["verdict"] == "unknown" for mv in written["decisions"][0]["moves"])
+
+
+@pytest.mark.parametrize("name", ["foresight", "heartburn"])
+def test_cli_other_several_player_games_stopped_by_a_limit(tmp_path, name):
+    """The same class of crash checked in the other games of several players (the same CLI path):
+    a tiny table cap stops every search; exit 0, unknown values, no traceback."""
+    deal = tmp_path / f"{name}.toml"
+    deal.write_text(run_cli("deal", name, "--seed", 0, check=True).stdout)
+    for extra in ((), ("--json",), ("--hints", tmp_path / "h.json")):
+        out = run_cli("solve", deal, "--max-states", 5, "--time-limit", 0.5, *extra)
+        assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    data = json.loads(run_cli("solve", deal, "--max-states", 5, "--json", check=True).stdout)
+    values = data["values"] if "values" in data else [v for row in data["table"].values() for v in row]
+    assert None in values
 
 
 def minimax_or_solver(s):

@@ -13,9 +13,11 @@ A hand is played as plies, two per turn: a draw (``draw up``, ``draw 7H`` for a 
 and the other seat has the first turn. The three available face-down cards are a set (``avail``):
 whichever is drawn, the deck's next card takes its place, so the slots' identities never matter.
 
-The end of a hand is scored here, not played: after a knock each spread is the spreading
-player's best choice (the knocker's arrangement against the other's best arrangement and
-lay-offs), so a knock's value is exact minimax over those choices (``knock_net``).
+The end of a hand is scored here, not played: after a knock the knocker spreads an arrangement
+melding the most cards, the least deadwood among those (RULINGS; ``knock_spreads``: the one best
+for them where several tie), and a knock needs that spread's deadwood at most 10
+(``knock_deadwood``); the other player then spreads any arrangement and lays off, to their best.
+A knock's value is exact minimax over those choices (``knock_net``).
 
 Positions repeat (drawing the face-up card leaves the deck as it is), so a reading makes every
 hand finite: the hand is cancelled at the start of a turn once the face-up card was drawn on
@@ -31,7 +33,7 @@ from dataclasses import dataclass
 from .. import cards as C
 from ..cards import cards_of, mask_of
 from .. import picture as P
-from ..api import Deal, Game, Outcome, check_position_fields, position_piles
+from ..api import Deal, Game, Outcome, check_position_fields, guarantee_text, position_piles
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
 from ..shuffle import shuffled
@@ -157,6 +159,68 @@ def arrangements(mask: int, limit: int = 1000):
     return out
 
 
+_SPREAD: dict = {}
+
+
+def spread_rank(mask: int) -> tuple:
+    """(-cards melded, deadwood), least in that order over every arrangement of ``mask``: the
+    knocker's spread melds the most cards and, among those, leaves the least deadwood (RULINGS).
+    The same recursion as ``deadwood``: the pair of a split is the sum of its parts' pairs, and a
+    sum keeps the order of pairs, so the least pair of each rest makes the least pair."""
+    r = _SPREAD.get(mask)
+    if r is not None:
+        return r
+    if not mask:
+        return (0, 0)
+    low = mask & -mask
+    c = low.bit_length() - 1
+    n, d = spread_rank(mask ^ low)
+    best = (n, d + VALUES[c])
+    for m in MELDS_FROM[c]:
+        if m & mask == m:
+            n, d = spread_rank(mask ^ m)
+            cand = (n - m.bit_count(), d)
+            if cand < best:
+                best = cand
+    if len(_SPREAD) > 2_000_000:
+        _SPREAD.clear()
+    _SPREAD[mask] = best
+    return best
+
+
+def knock_deadwood(mask: int) -> int:
+    """The deadwood a knocker holding ``mask`` spreads: that of the arrangement melding the most
+    cards (least deadwood among those). A knock needs it at most 10: the text defines deadwood as
+    the cards left out of that spread, and the limit is on deadwood."""
+    return spread_rank(mask)[1]
+
+
+def knock_spreads(mask: int) -> list:
+    """Every arrangement the knocker may spread: [(melds as masks, deadwood)], each melding the
+    most cards ``mask`` can meld, with the least deadwood among those (ties: the knocker picks)."""
+    target = spread_rank(mask)
+    out = []
+
+    def rec(rest, melds, n, dead):
+        if not rest:
+            out.append((tuple(melds), dead))
+            return
+        rn, rd = spread_rank(rest)
+        if (n + rn, dead + rd) != target:  # no completion reaches the knocker's pair
+            return
+        low = rest & -rest
+        c = low.bit_length() - 1
+        for m in MELDS_FROM[c]:
+            if m & rest == m:
+                melds.append(m)
+                rec(rest ^ m, melds, n - m.bit_count(), dead)
+                melds.pop()
+        rec(rest ^ low, melds, n, dead + VALUES[c])
+
+    rec(mask, [], 0, 0)
+    return out
+
+
 _FRONTIER: dict = {}
 
 
@@ -231,15 +295,18 @@ _KNOCK: dict = {}
 
 def knock_net(knocker: int, other: int) -> int:
     """The knocker's points minus the other player's after a knock with the 10 cards
-    ``knocker``: the knocker spreads the arrangement (deadwood at most 10) best for them
-    against the other's best reply; the other spreads the arrangement and lay-offs best for
-    them (lay-offs only when the knocker did not go bourbon)."""
+    ``knocker``: the knocker spreads an arrangement melding the most cards (least deadwood among
+    those; ``knock_spreads``), the one best for them where several tie, against the other's best
+    reply; the other spreads any arrangement and the lay-offs best for them (lay-offs only when
+    the knocker did not go bourbon)."""
     key = (knocker, other)
     net = _KNOCK.get(key)
     if net is not None:
         return net
     best = None
-    for melds, dk in arrangements(knocker, KNOCK_LIMIT):
+    for melds, dk in knock_spreads(knocker):
+        if dk > KNOCK_LIMIT:
+            break
         fk = sum(faces(m) for m in melds)
         if dk == 0:  # bourbon: no lay-offs, no undercut
             reply = max(FACE_BONUS * n - (BOURBON_BONUS + d) for d, n in frontier(other))
@@ -256,7 +323,7 @@ def knock_net(knocker: int, other: int) -> int:
         if best is None or v > best:
             best = v
     if best is None:
-        raise ValueError("knock_net: the knocker's deadwood is above 10")
+        raise ValueError("knock_net: the knocker's spread leaves more than 10 deadwood")
     if len(_KNOCK) > 500_000:
         _KNOCK.clear()
     _KNOCK[key] = best
@@ -267,7 +334,9 @@ def knock_report(knocker: int, other: int) -> dict:
     """knock_net's choices spelled out: the knocker's spread, the other's spread and lay-offs,
     each side's deadwood and points (for hand reports and tests)."""
     best = None
-    for melds, dk in arrangements(knocker, KNOCK_LIMIT):
+    for melds, dk in knock_spreads(knocker):
+        if dk > KNOCK_LIMIT:
+            raise ValueError("knock_report: the knocker's spread leaves more than 10 deadwood")
         fk = sum(faces(m) for m in melds)
         reply = None
         for laid in ([0] if dk == 0 else layoff_sets(melds, other)):
@@ -389,7 +458,7 @@ class State(BaseState):
             if c == self.taken:
                 continue
             moves.append(Move(DISCARD, c))
-            if deadwood(hand & ~(1 << c)) <= KNOCK_LIMIT:
+            if knock_deadwood(hand & ~(1 << c)) <= KNOCK_LIMIT:
                 moves.append(Move(KNOCK, c))
         return moves
 
@@ -553,20 +622,30 @@ class Bourbon(Game):
     def hand_report(self, deal, state, solver):
         """Each hand's best arrangement and deadwood, and the open-hand value of the position
         (seat 0's net points with best play by both), or unknown when a limit stopped the
-        search."""
+        search, with what it had proven. ``solver`` is used only through Game.solver's interface
+        (``value``, and ``proven`` through Game.seat_values): the CLI hands in a wrapper."""
         lines, data = [], {"hands": []}
         for s in (0, 1):
             melds, dead = best_melds(state.hands[s])
             lines.append(f"seat {s}{' (dealer)' if _dealer(deal, state) == s else ''}: {format_mask(state.hands[s])}")
             lines.append(f"  best melds: {format_melds(melds)}; deadwood {dead}")
-            data["hands"].append({"seat": s, "cards": format_mask(state.hands[s]).split(),
-                                  "melds": [C.format_cards(m).split() for m in melds], "deadwood": dead})
-        v = solver.value(state, 0)
-        data["value"] = v
+            hand = {"seat": s, "cards": format_mask(state.hands[s]).split(),
+                    "melds": [C.format_cards(m).split() for m in melds], "deadwood": dead}
+            if knock_deadwood(state.hands[s]) != dead:  # a knock spreads the most cards melded (RULINGS)
+                spread, kdead = knock_spreads(state.hands[s])[0]
+                lines.append(f"  a knock would spread the most cards melded: "
+                             f"{format_melds([cards_of(m) for m in spread])}; deadwood {kdead}")
+                hand["knock_deadwood"] = kdead
+            data["hands"].append(hand)
+        (v,), (proven,) = self.seat_values(state, solver, 1)
+        # "valued" or "unknown", as a hint file says of a several-player value
+        data["value"], data["proven"], data["verdict"] = v, proven, "unknown" if v is None else "valued"
         if v is None:
-            lines.append(f"open-hand value: unknown ({solver.stop or 'limit'} stopped the search)")
+            low, high = proven or (None, None)
+            known = ("nothing proven of it" if low is None and high is None
+                     else f"proven: seat 0's net {guarantee_text(None, proven)}")
+            lines.append(f"open-hand value: unknown (a limit stopped the search; {known})")
             data["winner"] = None
-            data["stopped"] = str(solver.stop) if solver.stop else None
         elif v == 0:
             lines.append("open-hand value: 0 (neither seat scores more: a cancelled hand or equal points)")
             data["winner"] = None
