@@ -99,6 +99,11 @@ class Run:
 
     def start(self, settings: Settings, resume: bool) -> list:
         """Prepare the folder; return the rows already done (resume) or [] (a new run)."""
+        if self.out.exists() and not self.out.is_dir():
+            raise SolodeckError(f"--out {self.out}: is a file; expected a folder (new, or a run to --resume)")
+        if resume and self.csv.exists() and not self.settings_file.exists():
+            raise SolodeckError(f"{self.settings_file}: missing, so the run in {self.out} cannot be resumed "
+                                "(its settings are unknown); start a new run with another --out")
         if self.csv.exists() and not resume:
             raise SolodeckError(f"{self.csv} exists: add --resume to continue that run, or choose "
                                 "another --out (or delete the folder) to start again")
@@ -143,15 +148,47 @@ def read_rows(path: Path) -> list:
     if text and not text.endswith("\n"):
         text = text[: text.rfind("\n") + 1]
         path.write_text(text)
+    lines = text.splitlines()
+    if lines and lines[0].split(",") != COLUMNS:
+        raise SolodeckError(f"{path}, line 1: the header is {lines[0]!r}; expected {','.join(COLUMNS)} "
+                            "(not a deals.csv of solodeck analyze?)")
     rows = []
-    for raw in csv.DictReader(text.splitlines()):
-        rows.append({
-            "seed": int(raw["seed"]), "mode": raw["mode"], "verdict": raw["verdict"],
-            "exact": raw["exact"] == "True", "score": int(raw["score"]) if raw["score"] else None,
-            "win_probability": float(raw["win_probability"]) if raw["win_probability"] else None,
-            "states": int(raw["states"]) if raw["states"] else None, "seconds": float(raw["seconds"]),
-            "engine": raw["engine"]})
+    for number, raw in enumerate(csv.DictReader(lines), start=2):
+        try:
+            rows.append(_parse_row(raw))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SolodeckError(f"{path}, line {number}: {exc}; expected a row as solodeck analyze writes it "
+                                "(fix or delete that line, then --resume)") from None
     return rows
+
+
+def _parse_row(raw: dict) -> dict:
+    """A deals.csv row as written by _csv_text; ValueError naming the field that is not."""
+    def field(name, parse, blank_ok=False):
+        text = raw[name]
+        if text is None or (text == "" and not blank_ok):
+            raise ValueError(f"{name} is missing")
+        try:
+            return parse(text) if text != "" else None
+        except ValueError:
+            expected = {int: "a whole number", float: "a number", _bool: "True or False"}[parse]
+            raise ValueError(f"{name} {text!r} is not {expected}") from None
+
+    row = {"seed": field("seed", int), "mode": raw["mode"], "verdict": raw["verdict"],
+           "exact": field("exact", _bool), "score": field("score", int, True),
+           "win_probability": field("win_probability", float, True), "states": field("states", int, True),
+           "seconds": field("seconds", float), "engine": raw["engine"]}
+    if row["mode"] not in WON:
+        raise ValueError(f"mode {row['mode']!r} is not open or blind")
+    if row["verdict"] not in {v.value for v in Verdict}:
+        raise ValueError(f"verdict {row['verdict']!r} is not one of {', '.join(v.value for v in Verdict)}")
+    return row
+
+
+def _bool(text: str) -> bool:
+    if text not in ("True", "False"):
+        raise ValueError(text)
+    return text == "True"
 
 
 def analyze(settings: Settings, seeds: range, out, *, jobs: int = 1, scheduler: str | None = None,
@@ -193,7 +230,7 @@ def _engine(settings, todo, jobs, scheduler, batch):
         for seed, mode in todo:
             yield [solve_deal(settings, seed, mode)]
     else:
-        with ProcessPoolExecutor(jobs) as pool:
+        with ProcessPoolExecutor(jobs, initializer=_end_with_parent, initargs=(os.getpid(),)) as pool:
             futures = [pool.submit(solve_deal, settings, seed, mode) for seed, mode in todo]
             try:
                 for future in as_completed(futures):
@@ -201,6 +238,28 @@ def _engine(settings, todo, jobs, scheduler, batch):
             finally:
                 for future in futures:
                     future.cancel()
+
+
+def _end_with_parent(parent: int) -> None:
+    """In a worker: end when the analyze process that started it dies (kill -9 included), instead
+    of running on, orphaned. Linux asks the kernel for a signal at the parent's death; a watcher
+    thread covers other systems (and a parent that died before the request)."""
+    import signal
+    import threading
+
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _dask(settings, todo, address, batch):

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
+import math
 import os
 import sys
+import time
 
 from . import __version__
 from .deals import deal_to_toml, load_deal
@@ -29,25 +30,46 @@ examples:
 """
 
 
-def _positive_float(text):
-    value = float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be a positive number of seconds")
+def _number(text, kind, parse=float):
+    """``text`` parsed as a positive, finite number, or argparse's one-line error saying what was
+    expected (argparse would otherwise name the parsing function: "invalid _seconds value")."""
+    try:
+        value = parse(text)
+    except ValueError:
+        value = None
+    if value is None or not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected {kind}, got {text!r}")
     return value
+
+
+def _seconds(text):
+    return _number(text, "a positive number of seconds (e.g. 10 or 0.5)")
+
+
+def _megabytes(text):
+    return _number(text, "a positive number of megabytes (e.g. 512)")
 
 
 def _positive_int(text):
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be a positive whole number")
-    return value
+    return _number(text, "a positive whole number", int)
 
 
 def _seed(text):
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
     if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError("a seed is a whole number from 0 to 2^64-1")
+        raise argparse.ArgumentTypeError(f"expected a seed, a whole number from 0 to 2^64-1, got {text!r}")
     return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (no usage block above it): the option, what was expected,
+    and where the help is."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
 
 
 def _option_argument(parser, what: str) -> None:
@@ -61,7 +83,7 @@ def _options(game, args) -> dict:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="solodeck", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
         description="Solve and analyse solo card games played with a standard deck: exact verdicts "
                     "(winnable / unwinnable, proven by exhaustive search), best lines and hint files.")
@@ -77,11 +99,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="open: the solver sees every card (default); blind: what a real player knows")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.add_argument("--hints", metavar="OUT.json", help="write a hint file: every decision's moves ranked by value")
-    p.add_argument("--time-limit", type=_positive_float, metavar="SECONDS",
+    p.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
                    help="stop after this many seconds (verdict 'unknown' unless a win was found)")
     p.add_argument("--max-states", type=_positive_int, metavar="N",
                    help="stop when the transposition table holds N states (status 'memory-limit')")
-    p.add_argument("--memory", type=_positive_float, metavar="MB", default=1024.0,
+    p.add_argument("--memory", type=_megabytes, metavar="MB", default=1024.0,
                    help="cap the transposition table at MB megabytes (default 1024); a full table "
                         "forgets old entries: slower, never wrong")
     p.add_argument("--engine", choices=["dfs", "cpsat", "race"], default="dfs",
@@ -117,12 +139,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("analyze", help="solve many seeded deals: win rates, scores, difficulty",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description="Solve seeds S..S+N-1 and write, in OUT (default results/GAME):\n"
+                       description="Solve seeds S..S+N-1 and write, in OUT (default solodeck-results/GAME):\n"
                                    "  deals.csv     a row per deal and mode, appended as each finishes (--resume)\n"
                                    "  summary.json  win rates with Wilson 95% intervals (deals a limit left\n"
                                    "                undecided counted both ways), scores, times, hardest deals\n"
                                    "  plots.png     time per deal and score distribution\n"
-                                   "and the cross-game table in the folder above OUT (README.md, winrates.png).\n\n"
+                                   "and nothing outside OUT (`solodeck report` redraws a cross-game table).\n\n"
                                    "open: the exact solver with every card known (an upper bound for any player);\n"
                                    "blind: the blind policy plays each deal without seeing the deck order.",
                        epilog="examples:\n"
@@ -139,9 +161,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="open (default), blind, or both on the same deals (the cost of not seeing the deck)")
     p.add_argument("--jobs", type=_positive_int, default=os.cpu_count() or 1, metavar="J",
                    help=f"worker processes on this machine (default: the {os.cpu_count()} cores)")
-    p.add_argument("--time-limit", type=_positive_float, default=10.0, metavar="SECONDS",
+    p.add_argument("--time-limit", type=_seconds, default=10.0, metavar="SECONDS",
                    help="open mode: per deal (default 10); a deal it stops is 'unknown', never a loss")
-    p.add_argument("--memory", type=_positive_float, default=512.0, metavar="MB",
+    p.add_argument("--memory", type=_megabytes, default=512.0, metavar="MB",
                    help="open mode: the table's cap per worker (default 512)")
     p.add_argument("--samples", type=_positive_int, default=None, metavar="N",
                    help="blind mode: rollouts per move where the exact tree is too big (default 64), or "
@@ -149,18 +171,29 @@ def build_parser() -> argparse.ArgumentParser:
     _option_argument(p, "every deal")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="run on this Dask distributed scheduler instead of local processes")
-    p.add_argument("--out", metavar="DIR", help="output folder (default results/GAME)")
+    p.add_argument("--out", metavar="DIR", help="output folder (default solodeck-results/GAME); "
+                                                "an existing run there needs --resume")
     p.add_argument("--resume", action="store_true",
                    help="continue the run in OUT: only the seeds not yet in its deals.csv are solved")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("report", help="redraw the cross-game table of a results folder",
+                       description="Rewrite the win-rate table between the markers of RESULTS/README.md (a new "
+                                   "README.md if there is none) and RESULTS/winrates.png, from every "
+                                   "RESULTS/<game>/summary.json that `solodeck analyze --out RESULTS/<game>` wrote. "
+                                   "Nothing else in the folder is changed.",
+                       epilog="example:\n  solodeck analyze skyway --deals 100 --out my-results/skyway && "
+                              "solodeck report my-results",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("results", help="the results folder (e.g. results, or my-results)")
 
     p = sub.add_parser("verify", help="replay a hint file's line under the rules",
                        description="Exit 0 only if the hint file is well formed, made for this deal, and its "
                                    "line replays legally to the claimed result; exit 1 otherwise.")
     p.add_argument("file", help="the deal file")
     p.add_argument("hints", help="the hint file to check")
-    p.add_argument("--time-limit", type=_positive_float, metavar="SECONDS",
+    p.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
                    help="limit for re-proving an 'unwinnable' claim")
 
     p = sub.add_parser("view", help="show a hint file in the browser: the position and ranked moves, step by step",
@@ -223,6 +256,21 @@ def _progress(quiet: bool):
     return update, bar.close
 
 
+def _check_output_file(path, option) -> None:
+    """Refuse, before any work, a file that cannot be written: a folder, or a file in a folder
+    that does not exist."""
+    from pathlib import Path
+
+    path = Path(path)
+    if path.is_dir():
+        raise SolodeckError(f"{option} {path}: is a folder; expected a file name, e.g. {path / 'hints.json'}")
+    folder = path.parent
+    if not folder.is_dir():
+        raise SolodeckError(f"{option} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise SolodeckError(f"{option} {path}: the folder {folder} is not writable")
+
+
 ANYTIME_SECONDS = 60.0  # solve's default time limit for games whose whole deals never finish
 
 
@@ -247,6 +295,8 @@ def cmd_solve(args) -> int:
 
     deal = load_deal(args.file)
     game = get_game(deal.game)
+    if args.hints:
+        _check_output_file(args.hints, "--hints")
     if args.mode not in game.modes:
         raise UnsupportedError(f"{game.name} supports --mode {'/'.join(game.modes)} only"
                                + (" (no chance after the deal: open and blind coincide)" if not game.has_chance else ""))
@@ -526,11 +576,14 @@ def cmd_play(args) -> int:
     return 0
 
 
+DEFAULT_OUT = "solodeck-results"  # analyze's default folder: never the project's committed results/
+
+
 def cmd_analyze(args) -> int:
     import shlex
     from pathlib import Path
 
-    from .report import plot_game, summary_text, update_cross_game
+    from .report import plot_game, summary_text
     from .analysis import Settings, analyze, read_rows
 
     game = get_game(args.game)
@@ -544,7 +597,7 @@ def cmd_analyze(args) -> int:
                   file=sys.stderr)
     else:
         modes = [args.mode]
-    out = Path(args.out or Path("results") / game.name)
+    out = Path(args.out or Path(DEFAULT_OUT) / game.name)
     options = _options(game, args)
     settings = Settings(game.name, modes, args.time_limit, args.memory, args.samples or game.blind_samples, options)
     seeds = range(args.first_seed, args.first_seed + args.deals)
@@ -552,13 +605,25 @@ def cmd_analyze(args) -> int:
                       progress=not (args.quiet or args.json),
                       command="solodeck " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
     plot_game(summary, read_rows(out / "deals.csv"), out, game.title, game.score_name)
-    table = update_cross_game(out.parent)
     if args.json:
         print(json.dumps(summary))
     else:
         print(summary_text(summary, game.title, game.score_name))
-        print(f"written: {out / 'deals.csv'}, {out / 'summary.json'}, {out / 'plots.png'}"
-              + (f"; cross-game table: {table}" if table else ""))
+        print(f"written: {out / 'deals.csv'}, {out / 'summary.json'}, {out / 'plots.png'} "
+              f"(the cross-game table of a results folder: `solodeck report {out.parent}`)")
+    return 0
+
+
+def cmd_report(args) -> int:
+    from pathlib import Path
+
+    from .report import update_cross_game
+
+    results = Path(args.results)
+    if not results.is_dir():
+        raise SolodeckError(f"{results}: not a folder; expected a results folder holding <game>/summary.json")
+    readme = update_cross_game(results)
+    print(f"written: the table in {readme}, and {results / 'winrates.png'}")
     return 0
 
 
@@ -673,17 +738,19 @@ def cmd_rules(args) -> int:
 
 
 def cmd_games(args) -> int:
-    print(f"{'name':<24}{'title':<36}{'status':<10}{'modes':<12}score")
+    rows = [("name", "title", "aliases", "modes", "score")]
     for game in GAMES.values():
-        status = "ready" if game.implemented else "planned"
-        modes = "/".join(game.modes) if game.implemented else "-"
+        modes = "/".join(game.modes) if game.implemented else "planned"
         score = f"{game.score_name} ({game.score_sense} is better)" if game.score_name else "-"
-        aliases = f" ({', '.join(game.aliases)})" if game.aliases else ""
-        print(f"{game.name:<24}{(game.title + aliases)[:35]:<36}{status:<10}{modes:<12}{score}")
+        rows.append((game.name, game.title, ", ".join(game.aliases) or "-", modes, score))
+    widths = [max(len(row[i]) for row in rows) + 2 for i in range(len(rows[0]) - 1)]  # never cut a title
+    for row in rows:
+        print("".join(cell.ljust(width) for cell, width in zip(row, widths)) + row[-1])
     return 0
 
 
-COMMANDS = {"solve": cmd_solve, "play": cmd_play, "analyze": cmd_analyze, "verify": cmd_verify, "view": cmd_view, "deal": cmd_deal, "rules": cmd_rules, "games": cmd_games}
+COMMANDS = {"solve": cmd_solve, "play": cmd_play, "analyze": cmd_analyze, "report": cmd_report, "verify": cmd_verify,
+            "view": cmd_view, "deal": cmd_deal, "rules": cmd_rules, "games": cmd_games}
 
 if __name__ == "__main__":
     sys.exit(main())

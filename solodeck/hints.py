@@ -272,5 +272,11 @@ def read_hints(path) -> dict:
             return json.load(fh)
     except FileNotFoundError:
         raise SolodeckError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise SolodeckError(f"{path}: is a folder; expected a hint file (JSON)") from None
+    except OSError as exc:
+        raise SolodeckError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise SolodeckError(f"{path}: not a hint file (not UTF-8 text; expected JSON)") from None
     except json.JSONDecodeError as exc:
         raise SolodeckError(f"{path}: not valid JSON: {exc.msg} (at line {exc.lineno}, column {exc.colno})") from None

@@ -112,21 +112,24 @@ def cross_game_table(found: list) -> str:
     return "\n".join(lines)
 
 
-def update_cross_game(results: Path) -> Path | None:
-    """Rewrite the table in results/README.md (between its markers) and results/winrates.png;
-    the README's path, or None when ``results`` holds no results/<game>/summary.json."""
+def update_cross_game(results: Path) -> Path:
+    """`solodeck report RESULTS`: rewrite the table between the markers of RESULTS/README.md (a new
+    README.md holding only the table if there is none) and RESULTS/winrates.png, from every
+    RESULTS/<game>/summary.json; nothing else is touched. Returns the README's path."""
+    from .errors import SolodeckError
+
     found = collect(results)
     if not found:
-        return None
+        raise SolodeckError(f"{results}: no <game>/summary.json in it (made by `solodeck analyze GAME --out "
+                            f"{results}/GAME`)")
     readme = results / "README.md"
-    text = readme.read_text() if readme.exists() else "# Results\n"
+    text = readme.read_text() if readme.exists() else f"# Results\n\n{TABLE_START}\n{TABLE_END}\n"
+    if TABLE_START not in text or TABLE_END not in text:
+        raise SolodeckError(f"{readme}: has no table markers ({TABLE_START} ... {TABLE_END}); add them where the "
+                            "table belongs (nothing else in the file is changed)")
     table = f"{TABLE_START}\n{cross_game_table(found)}\n{TABLE_END}"
-    if TABLE_START in text and TABLE_END in text:
-        head, rest = text.split(TABLE_START, 1)
-        text = head + table + rest.split(TABLE_END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + table + "\n"
-    readme.write_text(text)
+    head, rest = text.split(TABLE_START, 1)
+    readme.write_text(head + table + rest.split(TABLE_END, 1)[1])
     _plot_win_rates(found, results / "winrates.png")
     return readme
 

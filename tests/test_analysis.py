@@ -76,6 +76,8 @@ def test_a_killed_run_resumes_and_counts_every_deal_once(tmp_path, cli):
     assert _results(summaries[0]) == _results(summaries[1])
     assert summaries[0]["command"].startswith("solodeck analyze syndicate")
     assert (killed / "plots.png").stat().st_size > 0
+    assert not (tmp_path / "killed" / "README.md").exists()  # analyze writes only inside --out
+    cli("report", tmp_path / "killed", check=True)  # the cross-game table, asked for
     assert "Syndicate" in (tmp_path / "killed" / "README.md").read_text()
 
 

@@ -401,9 +401,12 @@ def _state_from_position(position: dict, source: str) -> State:
         raise DealError(source, "position.piles", f"more than {MAX_FACE_DOWN} face-down tops")
     try:
         deck = tuple(C.parse_number_value(t) for t in str(position.get("deck", "")).replace(",", " ").split())
-        hand = C.parse_number_value(str(position["hand"])) if "hand" in position else None
     except ValueError as exc:
         raise DealError(source, "position.deck", str(exc)) from None
+    try:
+        hand = C.parse_number_value(str(position["hand"])) if "hand" in position else None
+    except ValueError as exc:
+        raise DealError(source, "position.hand", str(exc)) from None
     cards_used = sum(h for _v, _u, h in piles.values()) + len(deck) + (hand is not None)
     if cards_used > CARDS_IN_DECK:
         raise DealError(source, "position", f"{cards_used} cards: more than the deck's {CARDS_IN_DECK}")
