@@ -175,3 +175,45 @@ def test_the_cross_game_table_marks_the_open_rate_of_games_that_reshuffle():
                                           (get_game("syndicate"), summary)]).splitlines()[2:]
     assert f"| 50.0%{RESHUFFLE_MARK} (20.0%–80.0%) |" in skyway
     assert RESHUFFLE_MARK not in syndicate and "| 50.0% (20.0%–80.0%) |" in syndicate
+
+
+def _children(pid: int) -> set:
+    """The pids whose parent is ``pid`` (Linux /proc)."""
+    from pathlib import Path
+
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    from pathlib import Path
+
+    try:  # a zombie has ended: it only waits for its (gone) parent to read its status
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_workers_end_when_analyze_is_killed(tmp_path):
+    """kill -9 of `analyze --jobs 2` once left both workers running, orphaned, for over a minute."""
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_RUN, "analyze", "syndicate", "--deals", "400",
+                             "--jobs", "2", "--quiet", "--out", str(tmp_path / "run")])
+    deadline = time.time() + 60
+    while time.time() < deadline and len(_children(proc.pid)) < 2:
+        time.sleep(0.05)
+    workers = _children(proc.pid)
+    assert len(workers) >= 2, "the pool did not start"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.time() + 10
+    while time.time() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.1)
+    assert not any(_alive(w) for w in workers), "a worker outlived analyze"
