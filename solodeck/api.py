@@ -152,6 +152,19 @@ class State:
         """The position as the player sees it (hidden faces shown by what their backs tell)."""
         return str(self)
 
+    def conform(self, real, rng) -> "State":
+        """This sampled world, after the move the real game made, made to show what ``real`` now
+        shows where the move showed the player something new outside a chance node (Frozen
+        Novelty: a back seen for the first time), keeping the worlds uniform; ``rng``: SplitMix64.
+        The default: nothing is ever shown outside a chance node."""
+        return self
+
+    def blind_tree_exact(self) -> bool:
+        """Is expectimax over the chance nodes the player's whole uncertainty here? False where a
+        move may show something hidden outside a chance node (Frozen Novelty: a back never seen
+        coming to the top), which the tree would read from this state: blind mode then estimates."""
+        return True
+
     def picture(self, seen_only: bool = False) -> dict:
         """The position as named piles of cards, for frontends (hint files, version 2; the format
         is in docs/hints.md), built with solodeck.picture. ``seen_only``: what the player sees

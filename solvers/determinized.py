@@ -18,7 +18,8 @@ blind player actually achieves is measured by playing the policy (bench, analyze
 world takes the same move and, at a chance node, the outcome the real game showed (the game's
 ``apply_chance`` puts that face there, trading places with the card that held it in the world).
 The worlds stay uniform among those consistent with the new view (a transposition within equal
-backs preserves uniformity), and the solver, kept for the whole game, finds most of their
+backs preserves uniformity; so does ``State.conform`` where a move shows a back for the first
+time, outside a chance node), and the solver, kept for the whole game, finds most of their
 positions already in its table. If a world cannot follow (another game, stacks that no longer
 match what is seen), all are drawn anew: the worlds only ever depend on what the player has seen
 and on the seed.
@@ -46,6 +47,7 @@ class Determinizer:
         self._seen = None       # what the player saw (seen_text: stack by stack) where the worlds are
         self._moved = None      # the move the player made from there, if any
         self.drawn = 0          # how many times the worlds were drawn afresh (a new game, or lost track)
+        self.followed = 0       # how many moves the worlds followed (conform's generator streams)
         self.valued = 0         # positions valued, and how many of them the cap stopped
         self.capped = 0
 
@@ -56,7 +58,7 @@ class Determinizer:
         permuted against the real game's would take the player's next move elsewhere."""
         seen = state.seen_text()
         if self._moved is not None:
-            followed = self._follow(seen)
+            followed = self._follow(state, seen)
             self.worlds = followed if followed is not None else []
             self._moved = None
         elif seen != self._seen:
@@ -71,15 +73,19 @@ class Determinizer:
         """The player made ``move`` from where the worlds are."""
         self._moved = move
 
-    def _follow(self, seen):
-        """Each world after the player's move and the face the real game showed, or None if one
-        cannot follow (then the worlds are drawn afresh)."""
+    def _follow(self, state, seen):
+        """Each world after the player's move and the face the real game showed (or, outside a
+        chance node, what else the move showed: State.conform), or None if one cannot follow
+        (then the worlds are drawn afresh)."""
         out = []
-        for world in self.worlds:
+        self.followed += 1
+        for i, world in enumerate(self.worlds):
             if self._moved not in world.legal_moves():
                 return None
             world = world.play(self._moved)
-            if world.is_chance():
+            if not world.is_chance():  # streams past the first draw's 0..samples-1
+                world = world.conform(state, SplitMix64(self.seed, self.followed * self.samples + i))
+            else:
                 world = next((w for o, _weight in world.chance_outcomes()
                               if (w := world.apply_chance(o)).seen_text() == seen), None)
             if world is None or world.is_chance() or world.seen_text() != seen:

@@ -131,7 +131,10 @@ def unvalued_rows(state, rows) -> list:
 
 
 def exact_rows(game, state, limits: Limits):
-    """The exact ranked moves as in estimated_rows, or None if the tree does not fit ``limits``."""
+    """The exact ranked moves as in estimated_rows, or None if the tree does not fit ``limits``
+    (or is not the player's: State.blind_tree_exact)."""
+    if not state.blind_tree_exact():
+        return None
     solver = ExpectimaxSolver(game, limits)
     ranked = solver.ranked_moves(state)
     if any(v is None for _m, v in ranked):
@@ -240,8 +243,9 @@ def solve_blind(game, state, limits: Limits, samples: int, seed: int = 0, progre
     not fit, the estimator (status "estimated", exact false, intervals and sample count): rollouts,
     or determinization in games with hidden faces."""
     start = time.perf_counter()
-    exact = ExpectimaxSolver(game, limits, progress).solve(state)
-    if exact.exact or not state.legal_moves():
+    decided = state.blind_tree_exact() or not state.legal_moves()  # else the tree would read hidden state
+    exact = ExpectimaxSolver(game, limits, progress).solve(state) if decided else None
+    if exact is not None and (exact.exact or not state.legal_moves()):
         return exact
     if game.estimator() == "determinized":
         from .determinized import Determinizer
@@ -256,6 +260,7 @@ def solve_blind(game, state, limits: Limits, samples: int, seed: int = 0, progre
         # winnable: a blind player wins with a positive probability (a sampled world won with every
         # face known is a world the player may be in, and playing its line wins there)
         verdict=Verdict.WINNABLE if best["win_probability"] > 0 else Verdict.UNKNOWN, exact=False,
-        line=[best["move"]], start=start, nodes=exact.nodes + samples * len(rows), stored=exact.unique_states,
+        line=[best["move"]], start=start, nodes=(exact.nodes if exact else 0) + samples * len(rows),
+        stored=exact.unique_states if exact else 0,
         engine=engine, win_probability=best["win_probability"], expected_score=best["expected_score"],
         ranked=[{**r, "move": str(r["move"])} for r in rows], interval=best["interval"], samples=samples)

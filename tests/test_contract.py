@@ -572,14 +572,24 @@ def test_the_blind_policy_never_sees_the_hidden_faces(game, monkeypatch):
     speed, not on what the policy sees."""
     monkeypatch.setattr(determinized, "WORLD_SECONDS", 30.0)  # (5 s was cut once on a loaded machine)
     early = hidden_decisions(game, per_line=1)[:3]
+    unseen_backs = backs_moved = 0
     for state in early:
         policy = BlindPolicy(game, samples=2, exact_limits=Limits(max_states=20))
         rows = policy.rank(state)
         twin = state.sample_world(SplitMix64(7))
         assert twin.key() != state.key() or len(twin.view()) == 0
+        # Backs the player has not seen (Frozen Novelty's standard, hard, very hard) are dealt anew too.
+        unseen_backs += _backs(state.picture(seen_only=True)) != _backs(state.picture())
+        backs_moved += _backs(twin.picture()) != _backs(state.picture())
         policy_again = BlindPolicy(game, samples=2, exact_limits=Limits(max_states=20))
         again = policy_again.rank(twin)
         if policy.determinizer is not None:  # games with rollouts have no clock in their ranking
             assert policy.determinizer.capped == policy_again.determinizer.capped == 0
         assert again == rows, f"{game.name}: the ranking changed with the hidden faces at\n{state.seen_text()}"
     assert early
+    assert backs_moved or not unseen_backs, f"{game.name}: no twin dealt the backs the player has not seen anew"
+
+
+def _backs(picture):
+    """The backs a picture shows on its face-down cards (None where it shows none)."""
+    return [c.get("back") for pile in picture["piles"] for c in pile["cards"] if c.get("down")]

@@ -68,8 +68,9 @@ def test_the_view_shows_backs_not_faces():
     assert swapped.key() != state.key() and swapped.view() == state.view()
     other_back = position({**THREE, "D1": "(KS) (4S)"})  # the four-suit back is now on top
     assert other_back.view() != state.view()
-    text = state.seen_text()
-    assert "[SH]" in text and "[SHDC]" in text and "4S" not in text and "(4S)" in str(state)
+    text = state.seen_text()  # standard: the buried king's back is not seen yet
+    assert "D1: [?] [SH]" in text and "[SHDC]" not in text and "4S" not in text and "(4S)" in str(state)
+    assert "D1: [SHDC] [SH]" in position(THREE, "easy").seen_text()  # easy: every back, any time
 
 
 def test_plain_backs_show_four_suits_and_hide_even_the_suit():
@@ -178,3 +179,148 @@ def test_solve_blind_and_play_on_the_command_line(tmp_path):
     assert "sampled worlds" in out and "upper estimate" in out
     out = run_cli("play", "frozen-novelty", "--seed", "1", "--policy", "baseline", check=True).stdout
     assert "[S" in out and "result:" in out
+
+
+# -- which backs the player sees (RULINGS.md, Frozen Novelty: the revised ruling) ---------------------
+def shown_backs(picture):
+    """The backs a picture shows, pile by pile (None: a face-down card whose back is not shown)."""
+    return [[c.get("back") for c in pile["cards"] if c.get("down")] for pile in picture["piles"]]
+
+
+@pytest.mark.parametrize("variant, backs", [("standard", 4), ("hard", 4), ("very-hard", 4),
+                                             ("very-easy", 52), ("easy", 52)])
+def test_a_fresh_deal_shows_the_backs_the_ruling_lets_the_player_see(variant, backs):
+    """Standard, hard, very hard: the back of each Deck stack's top card, 4 in all; very easy and
+    easy: "the back of any card at any time", all 52."""
+    for seed in range(3):
+        state = GAME.initial_state(GAME.new_deal(seed, {"variant": variant}))
+        seen = [b for pile in shown_backs(state.picture(seen_only=True)) for b in pile]
+        assert len(seen) == 52 and sum(b is not None for b in seen) == backs
+        assert all(b is not None for pile in shown_backs(state.picture()) for b in pile)  # open: all
+        assert state.seen_text().count("[?]") == 52 - backs
+
+
+# D1: 4S on top, under it KS and 6S (top first); the buried two are not seen in standard.
+BURIED = {"D1": "(4S) (KS) (6S)", "D2": "(8S)", "D3": "(QS)", "U1": "9S TS JS", "U2": "7S", "U3": "5S",
+          "foundations": "3S KH KD KC"}
+
+
+def test_a_buried_back_shows_once_its_card_reaches_the_top_and_stays_known_as_it_moves():
+    state = position(BURIED)
+    assert "D1: [?] [?] [SH]" in state.seen_text()
+    state = state.play(GAME.parse_move("down D1 -> W1"))  # 4S off: the king comes to the top
+    assert "D1: [?] [SHDC]" in state.seen_text() and "W1: [SH]" in state.seen_text()
+    state = state.play(GAME.parse_move("down D2 -> W1"))  # 8S covers 4S: 4S's back stays known
+    assert "W1: [SH] [SH]" in state.seen_text()
+    state = state.play(GAME.parse_move("down D1 -> W2"))  # the king moves on, 6S comes up
+    text = state.seen_text()
+    assert "W2: [SHDC]" in text and "D1: [SH]" in text and "[?]" not in text
+    state = state.play(GAME.parse_move("down D3 -> W2"))  # QS covers the king: still known
+    assert "W2: [SHDC] [SHC]" in state.seen_text()
+    pictured = {pile["name"]: backs for pile, backs in zip(state.picture(seen_only=True)["piles"],
+                                                            shown_backs(state.picture(seen_only=True)))}
+    assert pictured["W1"] == ["SH", "SH"] and pictured["W2"] == ["SHDC", "SHC"] and pictured["D1"] == ["SH"]
+    assert state.blind_tree_exact()  # every back known now: the exact blind tree is the player's
+    assert not position(BURIED).blind_tree_exact()
+    assert "D1: [SH] [SHDC] [SH]" in position(BURIED, "easy").seen_text()  # easy: every back
+
+
+def consistent_worlds(state):
+    """Every assignment of the hidden cards to the face-down places that shows what the player
+    sees: a known back takes a card with that back, an unseen one any card (all permutations,
+    independent of sample_world)."""
+    places = hidden_places(state)
+    cards = [card_of(state.stacks[j][d]) for j, d in places]
+    known = [state.back_known(state.stacks[j][d]) for j, d in places]
+    backs = state.rules.backs
+    worlds = set()
+    for perm in itertools.permutations(cards):
+        if all(backs[a] == backs[b] for a, b, k in zip(perm, cards, known) if k):
+            stacks = [list(s) for s in state.stacks]
+            for (j, d), c in zip(places, perm):
+                stacks[j][d] = c * 2
+            worlds.add(tuple(map(tuple, stacks)))
+    return worlds
+
+
+def chi2_uniform(counts):
+    expected = sum(counts.values()) / len(counts)
+    return sum((c - expected) ** 2 / expected for c in counts.values())
+
+
+def test_sampled_worlds_draw_the_unseen_backs_too_uniformly():
+    """BURIED in standard: the two buried places take any card, so the buried king's place may
+    hold a spade with a two-suit back; 3 two-suit cards for 2 known two-suit places, QS fixed:
+    3 * 2 * 2 = 12 worlds, each as likely. In easy every back is known: the buried places keep
+    their backs and only 3! worlds remain."""
+    state = position(BURIED)
+    worlds = consistent_worlds(state)
+    assert len(worlds) == 12
+    counts = dict.fromkeys(worlds, 0)
+    for seed in range(6000):
+        world = state.sample_world(SplitMix64(seed))
+        assert world.view() == state.view() and world.seen_text() == state.seen_text()
+        counts[world.stacks] += 1  # a KeyError would be a world that does not fit the view
+    assert chi2_uniform(counts) < 31.3  # 11 degrees of freedom: exceeded with probability 0.001
+    easy = position(BURIED, "easy")
+    assert len(consistent_worlds(easy)) == 6
+    assert {easy.sample_world(SplitMix64(seed)).stacks for seed in range(300)} == consistent_worlds(easy)
+
+
+def test_a_world_follows_a_back_seen_for_the_first_time_and_stays_uniform():
+    """Worlds drawn before "down D1 -> W1" (which brings the buried king to the top), moved along
+    and conformed to the back the real game shows, are spread as worlds drawn afresh after it:
+    uniform over the consistent ones."""
+    move = GAME.parse_move("down D1 -> W1")
+    real = position(BURIED).play(move)
+    after = consistent_worlds(real)
+    assert len(after) == 6  # KS and QS fixed; 3 two-suit cards for W1, D2 (known) and the unseen place
+    counts = dict.fromkeys(after, 0)
+    for seed in range(4000):
+        world = position(BURIED).sample_world(SplitMix64(seed)).play(move).conform(real, SplitMix64(seed, 99))
+        assert world.seen_text() == real.seen_text()
+        counts[world.stacks] += 1
+    assert chi2_uniform(counts) < 20.5  # 5 degrees of freedom, probability 0.001
+
+
+def permuted_twin(state, rng):
+    """The state with its unseen faces and never-seen backs permuted, independently of
+    sample_world: the cards at known backs permuted within each back, the cards at never-seen
+    backs permuted among themselves (whatever their backs)."""
+    backs, groups = state.rules.backs, {}
+    for j, d in hidden_places(state):
+        code = state.stacks[j][d]
+        groups.setdefault(backs[card_of(code)] if state.back_known(code) else None, []).append((j, d))
+    stacks = [list(s) for s in state.stacks]
+    for places in groups.values():
+        cards = [state.stacks[j][d] for j, d in places]
+        for (j, d), code in zip(places, [cards[k] for k in rng.permutation(len(cards))]):
+            stacks[j][d] = code
+    seen = sum(1 << card_of(stacks[j][d]) for j, d in hidden_places(state) if state.back_known(state.stacks[j][d]))
+    return State(state.rules, tuple(map(tuple, stacks)), state.found, state.pending, seen)
+
+
+def test_the_blind_policy_ignores_the_unseen_faces_and_the_never_seen_backs(monkeypatch):
+    """Standard deals a few decisions in: permuting the unseen faces and the never-seen backs
+    among themselves leaves the view, the picture and the blind policy's ranking unchanged
+    (the cap per world is raised so that no valuation depends on the clock)."""
+    import numpy as np
+
+    from solodeck.solvers import determinized
+
+    monkeypatch.setattr(determinized, "WORLD_SECONDS", 30.0)
+    moved_backs = 0
+    for seed in (0, 4):
+        state = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
+        baseline = BaselinePolicy(GAME)
+        for _ in range(6):  # a few baseline moves in, some buried backs seen, most not
+            state = advance_chance(state.play(baseline(state)))
+        twin = permuted_twin(state, np.random.default_rng(seed))
+        assert twin.view() == state.view() and twin.seen_text() == state.seen_text()
+        assert twin.picture(seen_only=True) == state.picture(seen_only=True)
+        moved_backs += shown_backs(twin.picture()) != shown_backs(state.picture())
+        rows = BlindPolicy(GAME, samples=2).rank(state)
+        again = BlindPolicy(GAME, samples=2).rank(twin)
+        assert again == rows, state.seen_text()
+        assert baseline(twin) == baseline(state)
+    assert moved_backs == 2  # the twins do differ in backs the player has not seen

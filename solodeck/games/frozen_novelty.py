@@ -12,14 +12,16 @@ components), helped by this game's safe moves, stricter-rules pre-search and twi
 
 Blind mode: turning a card over is a chance node (``pending``): open mode takes the face dealt
 there, a blind player any unseen card with the same back. ``view()`` shows face-down cards by
-their backs, ``sample_world()`` deals the hidden faces anew (docs/rules/frozen-novelty.md,
-"Blind mode: how the solver plays it").
+their backs where the player may see them (very easy and easy: every back; else the backs seen on
+top of a stack, remembered: ``State.seen``), ``sample_world()`` deals the hidden faces and the
+unseen backs anew (docs/rules/frozen-novelty.md, "Blind mode: how the solver plays it").
 """
 from __future__ import annotations
 
 import re
 import time
 from dataclasses import dataclass
+from functools import cached_property
 
 from .. import cards as C
 from .. import picture as P
@@ -36,6 +38,7 @@ DECK, UP, DOWN = range(0, 4), range(4, 8), range(8, 12)
 SUIT_CYCLE = "SHCD"  # the back table's cycle: spades, hearts, clubs, diamonds, spades ...
 # Suits shown on a back, by rank (A=1 ... K=13): the true suit is always one of them.
 BACK_COUNT = {1: 4, 2: 1, 3: 1, 4: 2, 5: 2, 6: 2, 7: 2, 8: 2, 9: 2, 10: 3, 11: 3, 12: 3, 13: 4}
+UNSEEN_BACK = -17  # the view of a face-down card whose back the player has not seen (a back is -1 - mask)
 
 
 def card_of(code: int) -> int:
@@ -117,6 +120,13 @@ class Rules:
     def alternate(self):  # very-easy builds red/black
         return self.variant == "very-easy"
 
+    @cached_property
+    def every_back(self):
+        """Does the player know every face-down card's back? Very easy and easy: "you may look at
+        the back of any card at any time"; any variant whose backs are all alike (``backs=plain``)
+        shows nothing by them. Else only the backs seen on top of a stack are known (RULINGS.md)."""
+        return self.variant in ("very-easy", "easy") or len(set(self.backs)) == 1
+
     def builds(self, lower: int, upper: int) -> bool:
         """May face-up card ``lower`` lie on face-up card ``upper`` in the tableau?"""
         if rank(upper) != rank(lower) + 1:
@@ -193,12 +203,18 @@ def parse_move(text: str) -> Move:
 class State(BaseState):
     """A position: ``stacks`` (12 tuples of codes, bottom first), ``found`` (4 ranks), and
     ``pending``: the stack whose face-down top is being turned over (a chance node: which face
-    it shows is chance for a player who cannot see it; -1 at a decision)."""
+    it shows is chance for a player who cannot see it; -1 at a decision). ``seen``: bit c set if
+    the player has seen card c's back (a face-down card on top of a stack shows it; it stays known
+    as the card moves). Only the view reads it; key() and the open search leave it out."""
 
-    __slots__ = ("rules", "stacks", "found", "pending", "_moves", "_key")
+    __slots__ = ("rules", "stacks", "found", "pending", "seen", "_moves", "_key")
 
-    def __init__(self, rules: Rules, stacks: tuple, found: tuple, pending: int = -1):
+    def __init__(self, rules: Rules, stacks: tuple, found: tuple, pending: int = -1, seen: int = 0):
         self.rules, self.stacks, self.found, self.pending = rules, stacks, found, pending
+        for s in stacks:  # the face-down tops show their backs
+            if s and not s[-1] & 1:
+                seen |= 1 << (s[-1] >> 1)
+        self.seen = seen
         self._moves = None
         self._key = None
 
@@ -263,7 +279,7 @@ class State(BaseState):
         stacks, found = list(self.stacks), self.found
         s = stacks[move.src]
         if move.kind == "flip":  # turned over: its face is the chance node's (apply_chance)
-            return State(self.rules, self.stacks, found, move.src)
+            return State(self.rules, self.stacks, found, move.src, self.seen)
         if move.kind == "found":
             card = card_of(s[-1])
             stacks[move.src] = s[:-1]
@@ -272,7 +288,7 @@ class State(BaseState):
             n = move.n
             stacks[move.src] = s[:-n]
             stacks[move.dst] = stacks[move.dst] + s[-n:]
-        return State(self.rules, tuple(stacks), found)
+        return State(self.rules, tuple(stacks), found, -1, self.seen)
 
     # -- the face turned up: chance for a player who cannot see it ----------------------------
     def is_chance(self):
@@ -290,8 +306,9 @@ class State(BaseState):
     def apply_chance(self, card):
         """The turned card shows ``card``. Where ``card`` was another face-down card with the
         same back (sampled outcome), the two trade places: the hidden faces stay a consistent
-        world, uniformly distributed if they were (docs/rules/frozen-novelty.md, "Blind mode")."""
-        stacks, j = list(self.stacks), self.pending
+        world, uniformly distributed if they were (docs/rules/frozen-novelty.md, "Blind mode"). The
+        place keeps whether its back was seen: the card moved there takes over ``card``'s bit."""
+        stacks, j, seen = list(self.stacks), self.pending, self.seen
         top = stacks[j][-1]
         if card_of(top) != card:
             where = [(i, d) for i, s in enumerate(stacks) for d, c in enumerate(s) if c == card * 2]
@@ -299,17 +316,28 @@ class State(BaseState):
                 raise MoveError(f"{C.format_card(card)} cannot be the card turned over here")
             (i, d), = where
             stacks[i] = stacks[i][:d] + (top,) + stacks[i][d + 1:]
+            seen = (seen & ~(1 << card_of(top))) | ((seen >> card & 1) << card_of(top)) | 1 << card
         stacks[j] = stacks[j][:-1] + (card * 2 + 1,)
-        return State(self.rules, tuple(stacks), self.found)
+        return State(self.rules, tuple(stacks), self.found, -1, seen)
 
     def hidden_cards(self) -> list:
         return [card_of(c) for s in self.stacks for c in s if not is_up(c)]
 
     # -- what the player sees ------------------------------------------------------------------
+    def back_known(self, code: int) -> bool:
+        """Does the player know the back of this face-down card (RULINGS.md, Frozen Novelty)?"""
+        return self.rules.every_back or bool(self.seen >> (code >> 1) & 1)
+
     def _masked(self):
-        """The stacks with each face-down card replaced by its back (-1 - mask): what is seen."""
+        """The stacks with each face-down card replaced by its back (-1 - mask), or by UNSEEN_BACK
+        where the player has not seen it: what is seen."""
         backs = self.rules.backs
-        return tuple(tuple(c if c & 1 else -1 - backs[c >> 1] for c in s) for s in self.stacks)
+        return tuple(tuple(c if c & 1 else (-1 - backs[c >> 1] if self.back_known(c) else UNSEEN_BACK)
+                           for c in s) for s in self.stacks)
+
+    def blind_tree_exact(self):
+        """Expectimax is the player's value only where no unseen back can come to the top."""
+        return all(c & 1 or self.back_known(c) for s in self.stacks for c in s)
 
     def view(self):
         """The stacks as seen (backs for face-down cards), sorted like key(); the foundations;
@@ -320,26 +348,64 @@ class State(BaseState):
         return base, self.found, turning
 
     def sample_world(self, rng):
-        """The face-down cards dealt anew: within each back, the unseen cards with that back
-        shuffled (Fisher-Yates, ``rng``) onto the face-down places showing it, taken stack by
-        stack, bottom up. Every consistent world is equally likely (the backs only say which
-        places a card may occupy, and places with equal backs are interchangeable)."""
-        backs, places, cards = self.rules.backs, {}, {}
+        """The face-down cards dealt anew: for each back (in order), the unseen cards with that
+        back shuffled (Fisher-Yates, ``rng``), the first onto the face-down places known to show
+        it, taken stack by stack, bottom up; the cards left over, of every back, shuffled onto the
+        places whose back the player has not seen. Every consistent world is equally likely (a
+        known back says which cards a place may hold, an unseen one nothing). Where every back is
+        known this is the draw of the earlier reading, generator draw for generator draw."""
+        backs, known, unseen, cards, hidden = self.rules.backs, {}, [], {}, 0
         for j, s in enumerate(self.stacks):
             for d, c in enumerate(s):
                 if not c & 1:
-                    places.setdefault(backs[c >> 1], []).append((j, d))
+                    hidden |= 1 << (c >> 1)
                     cards.setdefault(backs[c >> 1], []).append(c >> 1)
-        stacks = [list(s) for s in self.stacks]
-        for back in sorted(places):
-            for (j, d), card in zip(places[back], shuffled_by(sorted(cards[back]), rng)):
+                    (known.setdefault(backs[c >> 1], []) if self.back_known(c) else unseen).append((j, d))
+        stacks, seen, rest = [list(s) for s in self.stacks], self.seen & ~hidden, []
+        for back in sorted(cards):
+            places = known.get(back, [])
+            dealt = shuffled_by(sorted(cards[back]), rng)
+            for (j, d), card in zip(places, dealt):
                 stacks[j][d] = card * 2
-        return State(self.rules, tuple(map(tuple, stacks)), self.found, self.pending)
+                seen |= 1 << card
+            rest += dealt[len(places):]
+        for (j, d), card in zip(unseen, shuffled_by(sorted(rest), rng)):
+            stacks[j][d] = card * 2
+        return State(self.rules, tuple(map(tuple, stacks)), self.found, self.pending, seen)
+
+    def conform(self, real, rng):
+        """This world, after the real game's move, where the move brought a card whose back was
+        never seen to the top: if this world's card there shows another back than the real one,
+        it trades places with a card showing the real back, drawn (``rng``) among this world's
+        cards at places whose back is still unseen. A uniform world stays uniform among those
+        consistent with the new view (each such card is equally likely to be the one)."""
+        if self.rules.every_back or [len(s) for s in self.stacks] != [len(s) for s in real.stacks]:
+            return self
+        backs, stacks, seen = self.rules.backs, None, self.seen
+        for j, s in enumerate(real.stacks):
+            for d, c in enumerate(s):
+                mine = self.stacks[j][d]
+                if c & 1 or mine & 1 or not real.back_known(c) or backs[mine >> 1] == backs[c >> 1]:
+                    continue
+                stacks = stacks or [list(t) for t in self.stacks]
+                swaps = [(i, e) for i, t in enumerate(stacks) for e, x in enumerate(t)
+                         if not x & 1 and not seen >> (x >> 1) & 1 and backs[x >> 1] == backs[c >> 1]]
+                if not swaps:
+                    return self  # no consistent world: the worlds are drawn afresh
+                i, e = swaps[rng.below(len(swaps))]
+                other = stacks[i][e]
+                stacks[i][e], stacks[j][d] = mine, other
+                seen = (seen & ~(1 << (mine >> 1))) | 1 << (other >> 1)
+        if stacks is None:
+            return self
+        return State(self.rules, tuple(map(tuple, stacks)), self.found, self.pending, seen)
 
     def seen_text(self):
-        """As __str__, each face-down card shown by the suits on its back, e.g. [SH]."""
+        """As __str__, each face-down card shown by the suits on its back, e.g. [SH], or [?]
+        where the player has not seen its back."""
         backs = self.rules.backs
-        return self._text(lambda code: "[" + "".join(C.SUITS[k] for k in range(4) if backs[code >> 1] >> k & 1) + "]")
+        return self._text(lambda code: "[" + ("".join(C.SUITS[k] for k in range(4) if backs[code >> 1] >> k & 1)
+                                              if self.back_known(code) else "?") + "]")
 
     # -- search support ----------------------------------------------------------------------
     def key(self):
@@ -373,7 +439,8 @@ class State(BaseState):
     def restricted(self):
         """The position under the next stricter variant (STRICTER), whose moves are a subset."""
         stricter = STRICTER.get(self.rules.variant)
-        return State(Rules(stricter, self.rules.backs), self.stacks, self.found, self.pending) if stricter else None
+        return State(Rules(stricter, self.rules.backs), self.stacks, self.found, self.pending,
+                     self.seen) if stricter else None
 
     def table_scope(self):
         return self.rules  # keys leave the rules out: a table holds one variant's answers
@@ -448,13 +515,15 @@ class State(BaseState):
 
     def picture(self, seen_only=False):
         """The foundations and the twelve stacks, bottom first; a face-down card shows the suits on
-        its back (and its face, in open mode)."""
+        its back (in the player's view only where the player has seen it), and its face in open mode."""
         backs = self.rules.backs
 
         def shown(code):
             card = card_of(code)
             if is_up(code):
                 return P.card(card)
+            if seen_only and not self.back_known(code):
+                return P.card(None, down=True)
             back = "".join(C.SUITS[k] for k in range(4) if backs[card] >> k & 1)
             return P.card(None if seen_only else card, down=True, back=back)
 
