@@ -308,9 +308,9 @@ def cmd_solve(args) -> int:
     time_limit = args.time_limit
     if time_limit is None and game.anytime:  # whole deals never finish: stop with the best line found
         time_limit = ANYTIME_SECONDS
-        if not (args.quiet or args.json):
-            print(f"(no --time-limit: {game.title} deals are far too big to exhaust; stopping after "
-                  f"{ANYTIME_SECONDS:g} s with the best line found; endgames finish sooner)", file=sys.stderr)
+    if args.engine == "cpsat" and args.time_limit is None and not (args.quiet or args.json):
+        print("(CP-SAT proves endgames in seconds, but a whole deal can take many minutes and shows no "
+              "progress meanwhile; --time-limit N bounds it)", file=sys.stderr)
     deadline = _deadline(time_limit)
     if args.hints and game.anytime and time_limit is not None:
         time_limit /= 2  # an anytime search spends all it is given: leave half for valuing the moves
@@ -327,6 +327,9 @@ def cmd_solve(args) -> int:
         write_hints(hints, args.hints)
         if not (args.quiet or args.json):
             _say_unvalued(hints, limits)
+    if args.time_limit is None and game.anytime and result.status == "timeout" and not (args.quiet or args.json):
+        print(f"(no --time-limit: {game.title} deals are far too big to exhaust; stopped after "
+              f"{ANYTIME_SECONDS:g} s with the best line found; --time-limit N sets another budget)", file=sys.stderr)
     if args.json:
         out = result.to_json()
         if openings is not None:

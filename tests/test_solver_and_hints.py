@@ -174,3 +174,12 @@ def test_output_into_a_closed_pipe_is_not_an_error(monkeypatch):
     stdout = io.TextIOWrapper(os.fdopen(write_end, "wb"), write_through=True)
     monkeypatch.setattr("sys.stdout", stdout)
     assert main(["rules", "syndicate"]) == 0
+
+
+def test_the_default_limit_is_mentioned_only_when_it_was_hit(cli):
+    """A Skyway endgame proven in a second says nothing of the 60 s default; CP-SAT says as it
+    starts that a whole deal can take minutes."""
+    proven = cli("solve", PUZZLES / "skyway" / "win-1.toml", "--engine", "race", check=True)
+    assert "proven" in proven.stdout and "no --time-limit" not in proven.stderr
+    model = cli("solve", PUZZLES / "syndicate" / "stuck.toml", "--engine", "cpsat", check=True)
+    assert "unwinnable" in model.stdout and "--time-limit N bounds it" in model.stderr
