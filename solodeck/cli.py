@@ -104,8 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-states", type=_positive_int, metavar="N",
                    help="stop when the transposition table holds N states (status 'memory-limit')")
     p.add_argument("--memory", type=_megabytes, metavar="MB", default=1024.0,
-                   help="cap the transposition table at MB megabytes (default 1024); a full table "
-                        "forgets old entries: slower, never wrong")
+                   help="cap the search's tables at MB megabytes (default 1024); a full table "
+                        "forgets old entries: slower, never wrong. Only the positions a search is still "
+                        "working on cannot be forgotten (Frozen Novelty's cycles): if they alone pass the "
+                        "cap, the search stops with status 'memory-limit' and verdict 'unknown'")
     p.add_argument("--engine", choices=["dfs", "cpsat", "race"], default="dfs",
                    help="dfs: the game's exact engine (default): the depth-first search, compiled when built, "
                         "or the game's own model where whole deals need it (Dead Center); cpsat: the OR-tools "

@@ -144,7 +144,12 @@ class ReachabilitySolver:
         best met so far, for a caller stopped by a limit."""
         game, prune = self.game, self.prune
         root, head = closure(root, prune)
+        # Positions entered, so none is expanded twice: a cache. When it outgrows the memory cap it
+        # keeps only the positions on the path (which stop cycles); a position forgotten is merely
+        # entered again, and the maximum over what is reachable is the same.
         entered = self.entered = {root.key()}
+        on_path = [root.key()]
+        self.forgotten = 0
         best_value, best_line = self._worth(root) or game.utility(None), head
         self.best = best_value, best_line
         ceiling = game.bound_utility(root.score_bound()) if prune else None
@@ -157,10 +162,14 @@ class ReachabilitySolver:
             move = next(moves, None)
             if move is None:
                 frames.pop()
+                del on_path[len(frames):]
                 continue
             self.nodes += 1
             if self.nodes % _CHECK_EVERY == 0:
-                self._check(len(entered))
+                self._check(len(entered) if self.limits.max_states is not None else len(frames))
+                if len(entered) > self._capacity:
+                    self.forgotten += len(entered) - len(frames)
+                    entered = self.entered = set(on_path)
             child, autos = closure(state.play(move), prune)
             key = child.key()
             if key in entered:
@@ -180,6 +189,7 @@ class ReachabilitySolver:
                 self.best = best_value, best_line
             if child.outcome() is None:
                 frames.append((child, iter(self._expand(child)), depth + 1))
+                on_path.append(key)
         return best_value, best_line
 
     # -- the search --------------------------------------------------------------------------

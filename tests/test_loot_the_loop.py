@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import fixed_line
+from conftest import PUZZLES, fixed_line
 from solodeck import cards as C
 from solodeck.api import Outcome, advance_chance
 from solodeck.deals import deal_from_data, load_deal
@@ -721,3 +721,21 @@ def test_cli_plays_with_the_baseline(cli):
 
 if __name__ == "__main__":  # regenerate the regression file: python tests/test_loot_the_loop.py
     COUNTS.write_text(json.dumps([capped_line(s) for s in range(8)], indent=1) + "\n")
+
+
+@pytest.mark.parametrize("name", ["lost-2", "win-2", "win-3"])
+def test_a_full_table_forgets_and_the_answer_stays(name):
+    """--memory's promise (a full table forgets old entries: slower, never wrong) holds for the
+    cyclic search of the best outcome: at a cap of a few hundred kilobytes it forgets tens of
+    thousands of positions and proves the same verdict and best score."""
+    from solodeck.deals import load_deal
+    from solodeck.result import Limits
+    from solodeck.solvers import ReachabilitySolver
+
+    state = GAME.initial_state(load_deal(PUZZLES / "loot-the-loop" / f"{name}.toml"))
+    roomy = ReachabilitySolver(GAME, Limits(60)).solve(state)
+    small = ReachabilitySolver(GAME, Limits(60, None, 0.001))
+    tight = small.solve(state)
+    assert small.forgotten > 1000
+    assert roomy.exact and tight.exact
+    assert (tight.status, tight.verdict, tight.score) == (roomy.status, roomy.verdict, roomy.score)
