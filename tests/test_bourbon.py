@@ -287,6 +287,13 @@ def test_the_knocker_spreads_the_arrangement_melding_the_most_cards():
     r = knock_report(k, o2)
     assert sorted(C.format_card(c) for c in r["laid_off"]) == ["5C", "5S"] and r["other_deadwood"] == 0
     assert knock_net(k, o2) == -18 == brute_knock_net(k, o2)
+    # the hand report shows the spread a knock would make beside the least deadwood
+    s = position("2S 3S 4S AH 3H 4H AC 2C 3C 4C", "6D 7D 8D 9D TD 5H 6H 7H 8H 7C", "KH", "KC 9D 8C", "3D 7S")
+    lines, data = GAME.hand_report(GAME.new_deal(0), s, ParanoidSolver(Limits(max_states=100)))
+    assert data["hands"][0]["deadwood"] == 6 and data["hands"][0]["knock_deadwood"] == 8
+    assert "knock_deadwood" not in data["hands"][1]
+    assert any(line.strip() == "a knock would spread the most cards melded: 2S 3S 4S | AC 2C 3C 4C; deadwood 8"
+               for line in lines), lines
 
 
 def test_the_other_player_arranges_freely():
