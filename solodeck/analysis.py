@@ -290,23 +290,35 @@ def _dask(settings, todo, address, batch):
 class _Progress:
     """A tqdm bar: deals done, wins so far, time left (nothing when stderr is not a terminal)."""
 
+    LINE_EVERY = 15.0  # seconds between progress lines when stderr is not a terminal (a log, a pipe)
+
     def __init__(self, todo, total, rows, enabled):
         self.bar = None
         self.wins = {m: sum(r["verdict"] == WON[r["mode"]] for r in rows if r["mode"] == m) for m in WON}
         self.done = {m: sum(r["mode"] == m for r in rows) for m in WON}
+        self.total, self.lines = total, enabled and todo and not sys.stderr.isatty()
+        self.last_line = time.perf_counter()
         if enabled and todo and sys.stderr.isatty():
             from tqdm import tqdm
 
             self.bar = tqdm(total=total, initial=total - todo, desc="deals", unit=" deal", file=sys.stderr)
+        elif self.lines:
+            print(f"analyze: {todo} of {total} deal runs to do (a line every {self.LINE_EVERY:g} s)",
+                  file=sys.stderr, flush=True)
+
+    def _wins(self):
+        return ", ".join(f"{m} wins {self.wins[m]}/{self.done[m]}" for m in WON if self.done[m])
 
     def update(self, rows):
         for r in rows:
             self.done[r["mode"]] += 1
             self.wins[r["mode"]] += r["verdict"] == WON[r["mode"]]
         if self.bar is not None:
-            self.bar.set_postfix_str(", ".join(f"{m} wins {self.wins[m]}/{self.done[m]}"
-                                               for m in WON if self.done[m]), refresh=False)
+            self.bar.set_postfix_str(self._wins(), refresh=False)
             self.bar.update(len(rows))
+        elif self.lines and time.perf_counter() - self.last_line >= self.LINE_EVERY:
+            self.last_line = time.perf_counter()
+            print(f"analyze: {sum(self.done.values())}/{self.total} done; {self._wins()}", file=sys.stderr, flush=True)
 
     def close(self):
         if self.bar is not None:
