@@ -18,6 +18,7 @@ Peak memory is the process's maximum resident size.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import resource
@@ -113,6 +114,9 @@ def main():
             report(f"endgames, {how}, at most {k} face-down cards left ({ended} lines ended before)",
                    solve_rows(live, args.time_limit), args.time_limit)
     print(f"peak memory (max resident): {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    # timings are wall-clock: on a shared machine the load says how far to trust them
+    print(f"load average at the end (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
+          f"on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":
