@@ -12,7 +12,7 @@ import os
 import platform
 import shutil
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
@@ -38,6 +38,15 @@ class OptionalBuildExt(build_ext):
             print(f"warning: Cython kernels not built ({exc}); solodeck will use the pure-Python engines")
 
     def build_extension(self, ext):
+        target = self.get_ext_fullpath(ext.name)
+        earlier = os.path.join("ext", os.path.basename(target))  # what an earlier (editable) install left here
+        if (os.path.abspath(earlier) != os.path.abspath(target) and os.path.exists(earlier)
+                and all(os.path.getmtime(earlier) >= os.path.getmtime(src) for src in ext.sources)):
+            # the same kernel for this Python (the file name carries its ABI), built from these very
+            # sources: a second `pip install` copies it instead of compiling every kernel again
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copy2(earlier, target)
+            return
         try:
             super().build_extension(ext)
         except Exception as exc:
@@ -64,11 +73,18 @@ def kernels():
     if not sources or os.environ.get("SOLODECK_SKIP_BUILD_EXT"):
         return []
     from Cython.Build import cythonize
-    from setuptools import Extension
 
     built, args = [], compile_args()
+    headers = max((os.path.getmtime(p) for p in glob.glob(os.path.join("ext", "*.pxd"))), default=0.0)
     for source in sources:  # one at a time: a kernel that does not translate must not stop the others
         name = f"solodeck.ext.{os.path.splitext(os.path.basename(source))[0]}"
+        translated = source[:-len(".pyx")] + ".c"
+        if os.path.exists(translated) and os.path.getmtime(translated) >= max(os.path.getmtime(source), headers):
+            # Already translated from these sources: build from the C file, so a second `pip install`
+            # (whose fresh build environment makes Cython's own headers look new) compiles nothing
+            # (setuptools skips a kernel whose .so is newer than its C file).
+            built.append(Extension(name, [translated], extra_compile_args=args))
+            continue
         try:
             # include_path: the kernels cimport their common inline code from ext/shared.pxd
             built += cythonize([Extension(name, [source], extra_compile_args=args)], language_level=3,
