@@ -2,7 +2,7 @@
 a test).
 
     python bench/friends_in_high_places.py [--deals 20] [--baseline-deals 1000] [--jobs 1]
-                                           [--open-time-limit 10] [--samples 4]
+                                           [--open-time-limit 10] [--samples 4] [--baseline-only]
 
 For each setting (no option, lost-opportunities, royal-family, both), on the seeds
 first..first+N-1: open mode (the search by whole turns: the compiled kernel, KernelSolver, when it
@@ -71,6 +71,23 @@ def one_setting(args, options):
               f"min {min(gaps)}, max {max(gaps)} (0 would be proven at the root)")
     print(chance_bench.blind_time_line(rows, args.samples, p95=True))
     print(chance_bench.worker_memory_line())
+
+
+def rules_only(args, options):
+    """--baseline-only: the two blind rules of one setting, with the thinning rule's turns."""
+    resolved = GAME.resolve_options(options, "bench")
+    seeds = range(args.first_seed, args.first_seed + args.baseline_deals)
+    start = time.perf_counter()
+    baseline = [chance_bench.play(GAME, seed, GAME.baseline_move, resolved) for seed in seeds]
+    thinning = [chance_bench.play(GAME, seed, thinning_move, resolved) for seed in seeds]
+    print(f"\n== {label(options)}: seeds {seeds.start}..{seeds.stop - 1} ({time.perf_counter() - start:.0f} s)")
+    print(rate_line("baseline policy", sum(o.won for o in baseline), len(baseline)))
+    print(rate_line("thinning rule", sum(o.won for o in thinning), len(thinning)))
+    first = [o for seed, o in zip(seeds, thinning) if seed < 150]
+    print(rate_line("thinning rule, seeds 0-149", sum(o.won for o in first), len(first)))
+    wins = sorted(o.score for o in thinning if o.won)
+    print("thinning rule, turns of its wins: " + (chance_bench.score_counts(wins) or "none")
+          + (f" (median {statistics.median(wins)})" if wins else ""))
 
 
 def root_bound(seed, options):
@@ -170,7 +187,14 @@ def main():
     parser.set_defaults(deals=20, open_time_limit=10.0, samples=4)
     parser.add_argument("--baseline-deals", type=int, default=1000)
     parser.add_argument("--range-deals", type=int, default=10, help="deals whose proven range is shown")
+    parser.add_argument("--baseline-only", action="store_true",
+                        help="only the baseline and the thinning rule on --baseline-deals deals a setting, "
+                             "and the thinning rule on the blind runs' seeds 0-149 (no open or blind solves)")
     args = parser.parse_args()
+    if args.baseline_only:
+        for options in SETTINGS:
+            rules_only(args, options)
+        return
     print(f"Friends in High Places benchmark: {args.deals} deals per setting for open mode and the blind policy, "
           f"{args.baseline_deals} for the baseline")
     for options in SETTINGS:
