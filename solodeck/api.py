@@ -253,6 +253,11 @@ class Game:
                                  # first): for games with many moves and no compiled rollouts
     rollout_keeps_rule: bool = False  # among moves of equal rollout wins, the rollout rule's own move
                                  # first: the policy leaves the rule only for more wins in the samples
+    rollout_adaptive: bool = False  # the blind policy's rollouts by sequential halving (solvers/sampling.py
+                                 # halving_stats: the same budget, more of it on the moves in contention);
+                                 # switched on per game where `solodeck compare` shows the gain
+    rollout_subsets: bool = False  # fast_rollouts(state, samples, seed, moves=...) values only those moves
+                                 # (else the kernel values all and the others are dropped: same numbers)
     blind_samples: int = 64      # the blind policy's samples per decision by default (rollouts per move; sampled
                                  # worlds in games with hidden faces, each world far dearer than a rollout)
     blind_estimator: str | None = None  # beyond the exact tree: "rollouts" (the rollout rule over sampled draws) or
@@ -308,7 +313,7 @@ class Game:
 
     def fast_rollouts(self, state, samples: int, seed: int):
         """[(move, wins, sum of winning scores)] of rollouts of ``rollout_move`` in a kernel (the same draws
-        as solvers/sampling.py's), or None."""
+        as solvers/sampling.py's), or None. A game that sets ``rollout_subsets`` takes ``moves=`` too."""
         return None
 
     def kernel_moves(self, state) -> list | None:

@@ -24,6 +24,7 @@ examples:
   solodeck solve deal.toml --mode blind             the best move for a player who cannot see the deck
   solodeck play foursquare --seed 3                 watch the blind policy play a seeded game
   solodeck analyze foursquare --deals 1000 --mode both   win rates with 95% intervals, open vs blind
+  solodeck compare skyway --policy blind --policy rule --seeds 10000-10199   two policies, same deals
   solodeck verify deal.toml hints.json              replay a hint file under the rules
   solodeck view hints.json                          step through a hint file in the browser
   solodeck rules syndicate                          the rules as solodeck reads them
@@ -52,6 +53,19 @@ def _megabytes(text):
 
 def _positive_int(text):
     return _number(text, "a positive whole number", int)
+
+
+def _seed_range(text):
+    """--seeds: ``A-B`` (both included) or one seed, as a range."""
+    first, sep, last = text.partition("-")
+    try:
+        a, b = int(first), int(last) if sep else int(first)
+    except ValueError:
+        a = b = -1
+    if not (0 <= a <= b < 2**64):
+        raise argparse.ArgumentTypeError(f"expected seeds A-B (A <= B, both included, e.g. 10000-10999) or one "
+                                         f"seed, whole numbers from 0 to 2^64-1, got {text!r}")
+    return range(a, b + 1)
 
 
 def _seed(text):
@@ -179,6 +193,36 @@ def build_parser() -> argparse.ArgumentParser:
                    help="continue the run in OUT: only the seeds not yet in its deals.csv are solved")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("compare", help="play two policies on the same seeded deals: win rates, paired test",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Play policies A and B on the same seeded deals and print each one's win rate\n"
+                                   "with its Wilson 95% interval, the paired counts (both won, only A, only B,\n"
+                                   "neither) and the exact McNemar p-value: the chance of a split of the deals only\n"
+                                   "one policy won at least this uneven if the two were equally good.\n"
+                                   "Policies: blind (the game's blind policy), baseline (its simple rule), rule\n"
+                                   "(the rule its rollouts play, alone), blind-equal / blind-adaptive (the blind\n"
+                                   "policy with its rollouts shared equally / by sequential halving).",
+                       epilog="examples:\n"
+                              "  solodeck compare skyway --policy blind --policy rule --seeds 10000-10199 --jobs 1\n"
+                              "  solodeck compare boba --policy blind-adaptive --policy blind-equal "
+                              "--seeds 10000-10999 --out cmp.csv\n"
+                              "  ... --out cmp.csv --resume        continue a stopped comparison")
+    p.add_argument("game", help="a game name or alias (see `solodeck games`)")
+    p.add_argument("--policy", action="append", default=[], metavar="NAME",
+                   help="give it twice: A, then B (blind, baseline, rule, blind-equal, blind-adaptive)")
+    p.add_argument("--seeds", type=_seed_range, required=True, metavar="A-B",
+                   help="the deals: seeds A to B, both included (tune on 10000 and up), or one seed")
+    p.add_argument("--samples", type=_positive_int, default=None, metavar="N",
+                   help="blind policies: rollouts per move (or sampled worlds) per decision (default: the game's)")
+    p.add_argument("--jobs", type=_positive_int, default=os.cpu_count() or 1, metavar="J",
+                   help=f"worker processes on this machine (default: the {os.cpu_count()} cores)")
+    _option_argument(p, "every deal")
+    p.add_argument("--out", metavar="FILE.csv", help="keep a row per deal (seed, won_a, won_b, score_a, score_b, "
+                                                     "seconds_a, seconds_b) in this file, written as deals finish")
+    p.add_argument("--resume", action="store_true", help="continue the comparison in --out: only the seeds not in it")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress display")
 
     p = sub.add_parser("report", help="redraw the cross-game table of a results folder",
                        description="Rewrite the win-rate table between the markers of RESULTS/README.md (a new "
@@ -619,6 +663,26 @@ def cmd_analyze(args) -> int:
     return 0
 
 
+def cmd_compare(args) -> int:
+    from .compare import Comparison, compare, summary_text
+    from .solvers.sampling import POLICIES, policy
+
+    game = get_game(args.game)
+    options = _options(game, args)
+    if len(args.policy) != 2:
+        raise SolodeckError(f"--policy: given {len(args.policy)} times; expected exactly two, A then B "
+                            f"(e.g. --policy blind --policy baseline; one of {', '.join(POLICIES)})")
+    for name in args.policy:
+        policy(game, name)  # an unknown name, or a game without blind mode: refused before any deal
+    if args.out:
+        _check_output_file(args.out, "--out")
+    comparison = Comparison(game.name, list(args.policy), args.samples, options)
+    summary = compare(comparison, args.seeds, jobs=args.jobs, out=args.out, resume=args.resume,
+                      progress=not (args.quiet or args.json))
+    print(json.dumps(summary) if args.json else summary_text(summary, game.title))
+    return 0
+
+
 def cmd_report(args) -> int:
     from pathlib import Path
 
@@ -754,7 +818,7 @@ def cmd_games(args) -> int:
     return 0
 
 
-COMMANDS = {"solve": cmd_solve, "play": cmd_play, "analyze": cmd_analyze, "report": cmd_report, "verify": cmd_verify,
+COMMANDS = {"solve": cmd_solve, "play": cmd_play, "analyze": cmd_analyze, "compare": cmd_compare, "report": cmd_report, "verify": cmd_verify,
             "view": cmd_view, "deal": cmd_deal, "rules": cmd_rules, "games": cmd_games}
 
 if __name__ == "__main__":

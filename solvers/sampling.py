@@ -63,16 +63,24 @@ def candidate_moves(game, state) -> list:
     return moves
 
 
-def rollout_stats(game, state, samples: int, seed: int = 0) -> list:
+def rollout_stats(game, state, samples: int, seed: int = 0, moves: list | None = None) -> list:
     """[(move, wins, sum of winning scores, sum of losing scores)] for each candidate move of a
     decision state: the move, then the rollout rule (Game.rollout_move), over ``samples`` sampled draws (the
     kernel's when it has one). The last sum only in games whose losses score (Game.scores_losses),
-    where it breaks ties between moves."""
-    stats = game.fast_rollouts(state, samples, seed)
+    where it breaks ties between moves. ``moves``: only these (a subset of what a call without
+    them values, in its order); a kernel that values every move at once (not Game.rollout_subsets)
+    still does, and the others are dropped: the same numbers, at the cost of all."""
+    if moves is not None and game.rollout_subsets:
+        stats = game.fast_rollouts(state, samples, seed, moves=moves)
+    else:
+        stats = game.fast_rollouts(state, samples, seed)
     if stats is not None:
+        if moves is not None and not game.rollout_subsets:
+            wanted = set(moves)
+            stats = [row for row in stats if row[0] in wanted]
         return stats
     stats = []
-    for move in candidate_moves(game, state):
+    for move in candidate_moves(game, state) if moves is None else moves:
         wins = total = lost_total = 0
         for i in range(samples):
             final = play_out(game, state.play(move), SplitMix64(seed + i), game.rollout_move)
@@ -86,41 +94,117 @@ def rollout_stats(game, state, samples: int, seed: int = 0) -> list:
     return stats
 
 
-def rollout_stats_until(game, state, samples: int, seed: int, limits: Limits | None):
+def rollout_stats_until(game, state, samples: int, seed: int, limits: Limits | None, moves: list | None = None):
     """(rollout_stats over the first n of ``samples`` draws, n): all of them, or, when ``limits``
     has a deadline, as many as fit before it (batches that double; at least the first). Draw i
     is the same whichever batch makes it, so the sums are those of one call over n draws."""
     if limits is None or limits.deadline is None:
-        return rollout_stats(game, state, samples, seed), samples
+        return rollout_stats(game, state, samples, seed, moves), samples
     sums, done, batch = {}, 0, min(samples, 16)
     while done < samples and (done == 0 or not limits.expired()):
         n = min(batch, samples - done)
-        for move, *counts in rollout_stats(game, state, n, seed + done):
+        for move, *counts in rollout_stats(game, state, n, seed + done, moves):
             sums[move] = [a + b for a, b in zip(sums[move], counts)] if move in sums else counts
         done, batch = done + n, 2 * batch
     return [(move, *counts) for move, counts in sums.items()], done
 
 
-def estimated_rows(game, state, samples: int, seed: int = 0, limits: Limits | None = None) -> list:
+def estimated_rows(game, state, samples: int, seed: int = 0, limits: Limits | None = None,
+                   adaptive: bool = False) -> list:
     """The estimator's ranked moves: dicts with move, win_probability, its interval, samples and
     expected_score (on a win); best first (win fraction, then the rollout rule's own move where
     Game.rollout_keeps_rule, then the winning scores, then the losing scores, then the legal order). Moves
     the rollouts passed over (Game.rollout_moves) follow with win_probability None. ``limits``
-    with a deadline: fewer draws where the deadline comes first (rollout_stats_until)."""
+    with a deadline: fewer draws where the deadline comes first (rollout_stats_until).
+    ``adaptive``: the same budget spent by sequential halving (halving_stats): the moves still in
+    contention first, each row with its own sample count."""
     rows = []
     sense = -1 if game.score_sense == "lower" else 1
     # Game.rollout_keeps_rule: the rule's own move first among equal wins (then the scores)
     rule = game.rollout_move(state) if game.rollout_keeps_rule else None
-    stats, samples = rollout_stats_until(game, state, samples, seed, limits)
+    if adaptive:
+        stats, draws, alive = halving_stats(game, state, samples, seed, limits)
+    else:
+        stats, n = rollout_stats_until(game, state, samples, seed, limits)
+        draws, alive = {row[0]: n for row in stats}, {row[0] for row in stats}
     for move, wins, total, *lost in stats:
-        lo, hi = wilson_interval(wins, samples)
-        rows.append({"move": move, "win_probability": wins / samples, "interval": [lo, hi],
-                     "samples": samples, "expected_score": total / wins if wins else None,
-                     "exact": False, "_rank": (wins, move == rule, sense * total, sense * sum(lost))})
+        n = draws[move]
+        lo, hi = wilson_interval(wins, n)
+        rows.append({"move": move, "win_probability": wins / n, "interval": [lo, hi],
+                     "samples": n, "expected_score": total / wins if wins else None, "exact": False,
+                     "_rank": (move in alive, *_rank_key(move, n, wins, total, lost, rule, sense))})
     rows.sort(key=lambda r: r["_rank"], reverse=True)  # stable: ties keep the legal order
     for r in rows:
         del r["_rank"]
     return rows + unvalued_rows(state, rows)
+
+
+def _rank_key(move, n, wins, total, lost, rule, sense) -> tuple:
+    """Higher is better: win fraction, the rule's own move, winning then losing scores per draw
+    (with equal draws, the order of the plain sums)."""
+    return wins / n, move == rule, sense * total / n, sense * sum(lost) / n
+
+
+NOISE_Z = 1.96  # sequential halving keeps a move whose paired difference to the leader is within this many s.e.
+
+
+def halving_stats(game, state, samples: int, seed: int = 0, limits: Limits | None = None):
+    """(stats, draws per move, the moves still in contention): rollout_stats of every candidate
+    move with the budget of ``samples`` draws each spent by sequential halving. Over
+    ceil(log2 moves) rounds of equal budget, the moves in contention share each round, so their
+    draws about double; after a round the better half stays (ranked as estimated_rows ranks),
+    and so does every move whose difference to the leader is within noise. Draw i of every move
+    is the same world (SplitMix64(seed + i): common random numbers), so the difference of two
+    win fractions is a paired difference; its spread is bounded from the counts alone (the pairs
+    that disagree are at most min(p + q, 2 - p - q)), so the test keeps more than it must, never
+    fewer. Two moves or fewer: the equal allocation, draw for draw. Never more than ``samples`` x
+    moves draws in all; a deadline in ``limits`` ends it early (rollout_stats_until)."""
+    sense = -1 if game.score_sense == "lower" else 1
+    rule = game.rollout_move(state) if game.rollout_keeps_rule else None
+    first, done = rollout_stats_until(game, state, 1, seed, limits)  # draw 0 of round 1 names the moves
+    sums = {move: list(counts) for move, *counts in first}
+    moves = list(sums)
+    if len(moves) <= 2:
+        if samples > 1 and not (limits is not None and limits.expired()):
+            more, n = rollout_stats_until(game, state, samples - 1, seed + 1, limits, moves)
+            for move, *counts in more:
+                sums[move] = [a + b for a, b in zip(sums[move], counts)]
+            done += n
+        return [(m, *sums[m]) for m in moves], {m: done for m in moves}, set(moves)
+    budget, rounds = samples * len(moves), math.ceil(math.log2(len(moves)))
+    draws, alive = {m: done for m in moves}, moves
+    for r in range(rounds):
+        # this round's share of what is left, split among the moves in contention
+        n = (budget - sum(draws.values())) // ((rounds - r) * len(alive))
+        if n > 0 and not (limits is not None and limits.expired()):
+            more, got = rollout_stats_until(game, state, n, seed + done, limits, alive)
+            for move, *counts in more:
+                sums[move] = [a + b for a, b in zip(sums[move], counts)]
+            done += got
+            draws.update((move, done) for move in alive)
+            if got < n:
+                break  # the deadline
+        if r == rounds - 1:
+            break
+        alive = _contenders(alive, sums, done, rule, sense)
+        if len(alive) == 1:
+            break
+    return [(m, *sums[m]) for m in moves], draws, set(alive)
+
+
+def _contenders(alive, sums, n, rule, sense) -> list:
+    """The better half of ``alive`` (n draws each), and any other move within noise of the leader."""
+    ranked = sorted(alive, key=lambda m: _rank_key(m, n, sums[m][0], sums[m][1], sums[m][2:], rule, sense),
+                    reverse=True)
+    leader = (sums[ranked[0]][0] + 1) / (n + 2)  # add-one: a few draws all won or all lost are not certainty
+    keep = ranked[:math.ceil(len(ranked) / 2)]
+    for move in ranked[len(keep):]:
+        p = (sums[move][0] + 1) / (n + 2)
+        differ = min(leader + p, 2 - leader - p)  # the most pairs that can disagree, as a fraction
+        spread = math.sqrt(max(0.0, differ - (leader - p) ** 2) / n)
+        if (sums[ranked[0]][0] - sums[move][0]) / n <= NOISE_Z * spread:
+            keep.append(move)
+    return [m for m in alive if m in keep]  # the legal order, as the equal allocation's
 
 
 def unvalued_rows(state, rows) -> list:
@@ -176,10 +260,13 @@ class BlindPolicy:
     decided at and ranks the moves back to one of them last: coming back teaches nothing, and
     a policy that did would go round in circles."""
 
-    def __init__(self, game, samples: int = 64, seed: int = 0, exact_limits: Limits | None = None):
+    def __init__(self, game, samples: int = 64, seed: int = 0, exact_limits: Limits | None = None,
+                 adaptive: bool | None = None):
         from .determinized import Determinizer
 
         self.game, self.samples, self.seed = game, samples, seed
+        # rollouts by sequential halving (halving_stats) or equally; None: as the game says
+        self.adaptive = game.rollout_adaptive if adaptive is None else adaptive
         if exact_limits is None:  # about 30 ms of the compiled valuer; the Python one is ~100x slower
             compiled = game.fast_expectimax(Limits(memory_mb=1)) is not None
             states = game.blind_exact_states or (20_000 if compiled else 500)
@@ -196,7 +283,7 @@ class BlindPolicy:
             rows = None  # no win anywhere: the losing scores decide, and only the estimator measures them
         if rows is None:
             rows = (self.determinizer.rows(state) if self.determinizer is not None
-                    else estimated_rows(self.game, state, self.samples, self.seed))
+                    else estimated_rows(self.game, state, self.samples, self.seed, adaptive=self.adaptive))
         if not self.game.acyclic:  # among the valued moves, those back to a view met go last
             self._met.add(state.view())
             valued = [r for r in rows if r["win_probability"] is not None]
@@ -223,18 +310,29 @@ class BlindPolicy:
             self.determinizer.moved(move)
 
 
-POLICIES = ("blind", "baseline")
+class RulePolicy(BaselinePolicy):
+    """The game's rollout rule (``game.rollout_move``) played alone: what the rollouts play."""
+
+    def __call__(self, state):
+        return self.game.rollout_move(state)
+
+
+# blind-equal / blind-adaptive: the blind policy with its rollouts shared equally between the moves
+# or by sequential halving, whatever the game's default (Game.rollout_adaptive), to measure the two
+POLICIES = ("blind", "baseline", "rule", "blind-equal", "blind-adaptive")
 
 
 def policy(game, name: str, samples: int = 64, seed: int = 0):
-    """A policy by name: ``baseline`` or ``blind``. A policy maps a decision state to a move
+    """A policy by name (POLICIES). A policy maps a decision state to a move
     (``policy(state)``) and may rank the moves (``policy.rank(state)``: rows, or None)."""
     if "blind" not in game.modes:
         raise UnsupportedError(f"{game.name} has no blind mode yet, so no policies")
     if name == "baseline":
         return BaselinePolicy(game)
-    if name == "blind":
-        return BlindPolicy(game, samples, seed)
+    if name == "rule":
+        return RulePolicy(game)
+    if name in ("blind", "blind-equal", "blind-adaptive"):
+        return BlindPolicy(game, samples, seed, adaptive={"blind": None, "blind-equal": False}.get(name, True))
     raise UnsupportedError(f"unknown policy '{name}' (expected: {', '.join(POLICIES)})")
 
 

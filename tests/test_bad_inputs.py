@@ -63,6 +63,15 @@ def test_every_command_refuses_bad_input_in_one_line(name, files, capsys):
     refused(["analyze", name, "--deals", "abc"], capsys, "--deals")
     refused(["analyze", name, "--deals", 2, "--time-limit", "nan"], capsys, "--time-limit")
     refused(["analyze", name, "--deals", 2, "--out", existing, "--quiet"], capsys)
+    # compare: seeds, the two policies, the rows file
+    for seeds in ("abc", "5-3", "-1", "1-x", "1-2-3"):
+        refused(["compare", name, "--policy", "blind", "--policy", "baseline", "--seeds", seeds], capsys, "--seeds")
+    refused(["compare", name, "--policy", "blind", "--seeds", "1-2"], capsys, "--policy")
+    refused(["compare", name, "--policy", "blind", "--policy", "nonsense", "--seeds", "1-2"], capsys)
+    refused(["compare", name, "--policy", "blind", "--policy", "rule", "--seeds", "1", "--option", "x"], capsys,
+            "--option")
+    refused(["compare", name, "--policy", "blind", "--policy", "rule", "--seeds", "1", "--out", folder], capsys)
+    refused(["compare", name, "--policy", "blind", "--policy", "rule", "--seeds", "1", "--out", existing], capsys)
     # verify and view: files that are not hint files
     for bad in (garbage, folder, tmp / "missing.json"):
         refused(["verify", deal, bad], capsys, str(bad))

@@ -1,0 +1,198 @@
+"""`solodeck compare` (solodeck/compare.py) and the blind policy's adaptive rollouts
+(solvers/sampling.py halving_stats): the exact McNemar test against hand-computed values, a small
+real comparison through the command line (text, JSON, a rows file resumed), and sequential
+halving's budget and choices, on a synthetic game with known odds and on Skyway's kernel."""
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from solodeck.api import advance_chance
+from solodeck.cli import main
+from solodeck.compare import mcnemar_p
+from solodeck.shuffle import SplitMix64
+from solodeck.solvers import sampling
+from solodeck.solvers.sampling import estimated_rows, halving_stats, rollout_stats, wilson_interval
+
+
+# -- the test ---------------------------------------------------------------------------------------
+def test_mcnemar_p_against_hand_computed_values():
+    assert mcnemar_p(0, 0) == 1.0                       # no discordant deal: no evidence either way
+    assert mcnemar_p(0, 5) == mcnemar_p(5, 0) == 0.0625  # 2 x (1/2)^5
+    assert mcnemar_p(2, 8) == 2 * (1 + 10 + 45) / 1024   # 2 x P(X <= 2), X ~ Bin(10, 1/2) = 0.109375
+    assert mcnemar_p(1, 4) == 2 * (1 + 5) / 32
+    assert mcnemar_p(3, 3) == 1.0 and mcnemar_p(7, 8) == 1.0  # the two-sided p is capped at 1
+    # the issue's Emissary pair: 8 deals only ours won, 197 only the rule's
+    p = mcnemar_p(8, 197)
+    assert 0 < p < 1e-40
+    assert p == pytest.approx(2 * sum(math.comb(205, k) for k in range(9)) / 2 ** 205, rel=1e-12)
+
+
+# -- the command --------------------------------------------------------------------------------------
+def _compare(capsys, *argv):
+    code = main(["compare", "skyway", *map(str, argv), "--jobs", "1"])
+    out = capsys.readouterr().out
+    assert code == 0
+    return out
+
+
+def test_a_small_comparison_through_the_cli(tmp_path, capsys):
+    summary = json.loads(_compare(capsys, "--policy", "baseline", "--policy", "rule", "--seeds", "10000-10002",
+                                  "--json"))
+    assert summary["game"] == "skyway" and summary["deals"] == 3 and summary["seeds"] == [10000, 10002]
+    paired = summary["paired"]
+    assert set(paired) == {"both", "only_a", "only_b", "neither"} and sum(paired.values()) == 3
+    for tag, name in (("a", "baseline"), ("b", "rule")):
+        side = summary[tag]
+        assert side["policy"] == name
+        assert side["wins"] == paired["both"] + paired[f"only_{tag}"]
+        assert side["win_rate"] == side["wins"] / 3
+        assert side["interval"] == list(wilson_interval(side["wins"], 3))
+        assert side["median_seconds"] >= 0
+    assert summary["mcnemar_p"] == mcnemar_p(paired["only_a"], paired["only_b"])
+    # the same deals played again give the same rows: the text says what the JSON said
+    text = _compare(capsys, "--policy", "baseline", "--policy", "rule", "--seeds", "10000-10002", "--quiet")
+    assert f"won {summary['a']['wins']}/3" in text and "exact McNemar p" in text
+    assert (f"both won {paired['both']}, only A {paired['only_a']}, only B {paired['only_b']}, "
+            f"neither {paired['neither']}") in text
+
+
+def test_a_rows_file_is_resumed_and_gives_the_same_summary(tmp_path, capsys):
+    out = tmp_path / "cmp.csv"
+    args = ["--policy", "baseline", "--policy", "rule", "--json", "--out", out]
+    _compare(capsys, *args, "--seeds", "10000-10001")
+    lines = out.read_text().splitlines()
+    assert lines[0].startswith("# solodeck compare") and lines[1].startswith("seed,won_a,won_b")
+    assert len(lines) == 4
+    resumed = json.loads(_compare(capsys, *args, "--seeds", "10000-10003", "--resume"))
+    assert len(out.read_text().splitlines()) == 6  # only the two new seeds were played
+    fresh = json.loads(_compare(capsys, *args[:-2], "--seeds", "10000-10003"))
+    strip = lambda s: {k: v for k, v in s.items() if k not in ("a", "b")}  # noqa: E731 (timings differ)
+    assert strip(resumed) == strip(fresh)
+    assert [resumed[t]["wins"] for t in "ab"] == [fresh[t]["wins"] for t in "ab"]
+    # another comparison is refused on that file, in one line
+    code = main(["compare", "skyway", "--policy", "rule", "--policy", "baseline", "--seeds", "10000-10003",
+                 "--out", str(out), "--resume", "--jobs", "1"])
+    assert code == 2 and "not this comparison" in capsys.readouterr().err
+
+
+# -- sequential halving on a synthetic game with known odds -------------------------------------------
+class Odds:
+    """A 'game' whose move m wins draw i when SplitMix64(seed + i) says so with probability p[m]:
+    the draws of a move depend only on the draw's seed, as real rollouts do."""
+
+    score_sense = None
+    rollout_keeps_rule = False
+    rollout_subsets = True
+
+    def __init__(self, p):
+        self.p, self.drawn = p, 0
+
+    def fast_rollouts(self, state, samples, seed, moves=None):
+        moves = list(self.p) if moves is None else moves
+        self.drawn += samples * len(moves)
+        stats = []
+        for m in moves:
+            wins = 0
+            for i in range(samples):
+                rng = SplitMix64((seed + i) * 1000 + m)
+                wins += rng.next() / 2**64 < self.p[m]
+            stats.append((m, wins, 0))
+        return stats
+
+    def rollout_move(self, state):
+        return None
+
+    def state(self):
+        """A decision with these moves (all of them valued, so no row is left unvalued)."""
+        moves = list(self.p)
+        return type("Decision", (), {"legal_moves": lambda self: moves})()
+
+
+def test_halving_keeps_the_budget_and_finds_a_clear_best():
+    p = {m: 0.3 for m in range(16)} | {11: 0.6}
+    game = Odds(p)
+    stats, draws, alive = halving_stats(game, game.state(), 40, seed=5)
+    assert game.drawn == sum(draws.values()) <= 40 * 16
+    assert game.drawn > 0.9 * 40 * 16  # the budget is spent, not saved
+    assert draws[11] == max(draws.values()) > 40  # the best move got more than its equal share
+    rows = estimated_rows(game, game.state(), 40, seed=5, adaptive=True)
+    assert rows[0]["move"] == 11 and rows[0]["samples"] == draws[11]
+    assert sum(r["samples"] for r in rows) <= 40 * 16
+
+
+def test_halving_never_drops_a_move_within_noise():
+    game = Odds({m: 0.5 for m in range(8)})  # all equal: a move dropped is one the noise could not tell
+    _stats, draws, alive = halving_stats(game, game.state(), 64, seed=1)
+    assert len(alive) >= 2 and game.drawn <= 64 * 8
+
+
+def test_two_moves_are_valued_equally_draw_for_draw():
+    game = Odds({0: 0.4, 1: 0.5})
+    adaptive = estimated_rows(game, game.state(), 50, seed=9, adaptive=True)
+    equal = estimated_rows(game, game.state(), 50, seed=9)
+    assert adaptive == equal and all(r["samples"] == 50 for r in equal)
+
+
+# -- on Skyway's kernel ----------------------------------------------------------------------------------
+from solodeck.games.skyway import GAME as SKYWAY  # noqa: E402
+
+kernel_built = SKYWAY.load_kernel() is not None
+
+
+def _positions():
+    for seed in (10000, 10001):
+        state = advance_chance(SKYWAY.initial_state(SKYWAY.new_deal(seed)))
+        for _ in range(6):
+            state = advance_chance(state.play(SKYWAY.rollout_move(state)))
+        yield state
+
+
+@pytest.mark.skipif(not kernel_built, reason="kernel not built or SOLODECK_NO_EXTENSIONS=1")
+def test_subsets_and_batches_are_the_same_draws():
+    state = next(_positions())
+    full = {m: c for m, *c in rollout_stats(SKYWAY, state, 40, 3)}
+    some = list(full)[2:7]
+    assert {m: c for m, *c in rollout_stats(SKYWAY, state, 40, 3, some)} == {m: full[m] for m in some}
+    first, rest = rollout_stats(SKYWAY, state, 15, 3, some), rollout_stats(SKYWAY, state, 25, 18, some)
+    assert {m: [a + b for a, b in zip(x, y)] for (m, *x), (_m, *y) in zip(first, rest)} == \
+        {m: full[m] for m in some}
+
+
+def test_python_rollouts_of_a_subset_are_the_same_draws(monkeypatch):
+    monkeypatch.setattr(SKYWAY, "fast_rollouts", lambda state, samples, seed, moves=None: None)
+    state = next(_positions())
+    full = {m: c for m, *c in rollout_stats(SKYWAY, state, 3, 7)}  # Game.rollout_moves of them, in Python
+    some = list(full)[1:3]
+    assert {m: c for m, *c in rollout_stats(SKYWAY, state, 3, 7, some)} == {m: full[m] for m in some}
+
+
+@pytest.mark.skipif(not kernel_built, reason="kernel not built or SOLODECK_NO_EXTENSIONS=1")
+def test_adaptive_picks_what_many_equal_samples_pick(monkeypatch):
+    drawn = []
+    real = sampling.rollout_stats
+
+    def counting(game, state, n, seed=0, moves=None):
+        stats = real(game, state, n, seed, moves)
+        drawn.append(n * len(stats))
+        return stats
+
+    separated = 0
+    for state in _positions():
+        big = {r["move"]: r for r in estimated_rows(SKYWAY, state, 1000)}
+        best = max(big.values(), key=lambda r: r["win_probability"])
+        drawn.clear()
+        monkeypatch.setattr(sampling, "rollout_stats", counting)
+        rows = estimated_rows(SKYWAY, state, 512, adaptive=True)
+        monkeypatch.setattr(sampling, "rollout_stats", real)
+        assert sum(drawn) == sum(r["samples"] for r in rows) <= 512 * len(big)
+        pick = big[rows[0]["move"]]
+        # the pick is the best, or a move the 1000 draws cannot tell from it
+        assert pick["move"] == best["move"] or pick["interval"][1] >= best["interval"][0]
+        others = [r for r in big.values() if r is not best]
+        if best["interval"][0] > max(r["interval"][1] for r in others):
+            separated += 1
+            assert pick["move"] == best["move"]
+    assert separated >= 1  # seed 10000's position has a clear best (0.30 against 0.22 at most)
