@@ -196,3 +196,30 @@ def test_adaptive_picks_what_many_equal_samples_pick(monkeypatch):
             separated += 1
             assert pick["move"] == best["move"]
     assert separated >= 1  # seed 10000's position has a clear best (0.30 against 0.22 at most)
+
+
+@pytest.mark.parametrize("name", ["foursquare", "sandwich"])
+def test_the_adaptive_policy_never_sees_the_order_of_the_unseen_cards(name):
+    """The contract's twin test (tests/test_contract.py), with the rollouts by sequential halving:
+    the unseen cards in another order, everything seen the same, the same ranking."""
+    import random
+
+    from test_contract import blind_positions, reordered
+    from solodeck.registry import get_game
+    from solodeck.result import Limits
+    from solodeck.solvers.sampling import BlindPolicy
+
+    game = get_game(name)
+    early, _late = blind_positions(game)
+    policy = BlindPolicy(game, samples=32, exact_limits=Limits(max_states=1), adaptive=True)
+    rng = random.Random(5)
+    checked = 0
+    for line, i, n in early[:3]:
+        state = line.nodes[i][0]
+        order = list(range(n))
+        while n > 1 and order == sorted(order):
+            rng.shuffle(order)
+        rows = policy.rank(state)
+        assert policy.rank(reordered(line, i, n, order)) == rows
+        checked += len({r["samples"] for r in rows}) > 1  # the draws were shared unequally
+    assert checked, f"{name}: sequential halving never left equal allocation on these positions"
