@@ -78,6 +78,16 @@ def test_a_rows_file_is_resumed_and_gives_the_same_summary(tmp_path, capsys):
     assert code == 2 and "not this comparison" in capsys.readouterr().err
 
 
+def test_worker_processes_give_the_same_rows(capsys):
+    def played(jobs):
+        assert main(["compare", "skyway", "--policy", "baseline", "--policy", "rule", "--seeds", "10000-10003",
+                     "--json", "--jobs", str(jobs)]) == 0
+        summary = json.loads(capsys.readouterr().out)
+        return summary["paired"], [summary[t]["wins"] for t in "ab"]
+
+    assert played(2) == played(1)
+
+
 # -- sequential halving on a synthetic game with known odds -------------------------------------------
 class Odds:
     """A 'game' whose move m wins draw i when SplitMix64(seed + i) says so with probability p[m]:
