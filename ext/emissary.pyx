@@ -544,3 +544,127 @@ def legal_moves(int step, tuple arr, tuple avail, int k, u64 hand, int jacks, in
             elif s == DIAMONDS or hand & SUITMASK[trump if s == HEARTS else CLUBS]:
                 out.append(("use", s, jack, -1))
     return out
+
+
+# -- the blind rule's odds (solodeck/games/emissary.py visit_table is the reference) ---------------
+from libc.stdlib cimport malloc, free
+
+
+cdef double* _fill_table(hand, int trump, counts) except NULL:
+    """The table of visit_table (rows of n + 1 doubles, zero beyond a row's wins), malloc'd."""
+    cdef int n = len(hand), stride = n + 1, mask, k, w, s, j, t, i, m, low, high, child, ww
+    cdef int suits[24]
+    cdef int values[24]
+    cdef int idx[24]
+    cdef int same[4][24]
+    cdef int nsame[4]
+    cdef long below[4][11]
+    cdef long totals[4]
+    cdef long total = 0, weight
+    cdef double acc, best, p
+    cdef double* tab
+    if n > 20:
+        raise ValueError("visit_table: at most 20 cards")
+    for i in range(n):
+        suits[i] = hand[i] // 13
+        values[i] = hand[i] % 13 + 1
+    for s in range(4):
+        below[s][0] = 0
+        below[s][1] = 0
+        for j in range(2, 11):
+            below[s][j] = below[s][j - 1] + (<long>counts[s][j - 1] if j - 1 < len(counts[s]) else 0)
+        totals[s] = below[s][10]
+        total += totals[s]
+    tab = <double*>malloc((<size_t>1 << n) * stride * sizeof(double))
+    if tab == NULL:
+        raise MemoryError()
+    for j in range(stride):
+        tab[j] = 0.0
+    tab[0] = 1.0
+    for mask in range(1, 1 << n):
+        k = 0
+        for s in range(4):
+            nsame[s] = 0
+        for i in range(n):
+            if mask >> i & 1:
+                idx[k] = i
+                k += 1
+                same[suits[i]][nsame[suits[i]]] = i
+                nsame[suits[i]] += 1
+        for w in range(stride):
+            tab[mask * stride + w] = 0.0
+        if total == 0:
+            tab[mask * stride] = 1.0
+            continue
+        for w in range(k + 1):
+            acc = 0.0
+            for s in range(4):
+                m = nsame[s]
+                if m:
+                    low = 0
+                    for j in range(m + 1):
+                        high = values[same[s][j]] if j < m else 9
+                        weight = below[s][high] - below[s][low + 1]
+                        if weight:
+                            best = 0.0
+                            for t in range(m):
+                                ww = w - 1 if t >= j else w
+                                child = mask ^ (1 << same[s][t])
+                                p = tab[child * stride + ww] if 0 <= ww < k else 0.0
+                                if p > best:
+                                    best = p
+                            acc += weight * best
+                        low = high
+                elif totals[s]:
+                    best = 0.0
+                    for j in range(k):
+                        i = idx[j]
+                        ww = w - 1 if suits[i] == trump and s != trump else w
+                        child = mask ^ (1 << i)
+                        p = tab[child * stride + ww] if 0 <= ww < k else 0.0
+                        if p > best:
+                            best = p
+                    acc += totals[s] * best
+            tab[mask * stride + w] = acc / total
+    return tab
+
+
+def visit_table(hand, int trump, counts):
+    """table[mask][w]: the chance that the hand's cards in ``mask`` win exactly w of the debates
+    they answer, each lead drawn from ``counts`` (see the reference, visit_table in
+    solodeck/games/emissary.py: the same sums in the same order, so the same floats). ``hand``:
+    reference cards (suit * 13 + value - 1), sorted."""
+    cdef int n = len(hand), stride = n + 1, mask, w
+    cdef double* tab = _fill_table(hand, trump, counts)
+    try:
+        return [[tab[mask * stride + w] for w in range(_popcount_int(mask) + 1)] for mask in range(1 << n)]
+    finally:
+        free(tab)
+
+
+def best_kept(hand, int trump, counts, int need, int drop):
+    """The reference's best_kept: the best chance of exactly ``need`` wins left after discarding
+    ``drop`` cards of the hand (0: the hand itself)."""
+    cdef int n = len(hand), stride = n + 1, mask, keep = n - drop if drop < n else 0
+    cdef double best = 0.0, p
+    cdef double* tab
+    if need < 0 or need > keep:
+        return 0.0
+    tab = _fill_table(hand, trump, counts)
+    try:
+        for mask in range(1 << n):
+            if _popcount(mask) == keep:
+                p = tab[mask * stride + need]
+                if p > best:
+                    best = p
+        return best
+    finally:
+        free(tab)
+
+
+cdef inline int _popcount(unsigned int x):
+    return __builtin_popcountll(x)
+
+
+def _popcount_int(x):
+    return bin(x).count("1")

@@ -487,3 +487,62 @@ def test_cli_solves_deals_and_positions(cli, tmp_path):
 def test_cli_plays_with_the_baseline(cli):
     out = cli("play", "emissary", "--seed", "3", "--policy", "baseline", check=True).stdout
     assert "visit" in out
+
+
+# -- the blind rule (Game.rollout_move) -------------------------------------------------------------
+def rule_decisions(seeds=range(3), per_game=40):
+    """Decisions met when the rule plays seeded deals with the dealt cards (a spread of each game)."""
+    out = []
+    for seed in seeds:
+        state, met = advance_chance(GAME.initial_state(GAME.new_deal(seed))), []
+        while state.outcome() is None:
+            met.append(state)
+            state = advance_chance(state.play(GAME.rollout_move(state)))
+        out += met[:: max(1, len(met) // per_game)]
+    return out
+
+
+def test_the_blind_rule_never_sees_the_order_of_the_deck():
+    """The deck in another order (the same composition, everything seen the same): the rule makes
+    the same decision, at every step kind it meets."""
+    rng, steps = random.Random(3), set()
+    for state in rule_decisions():
+        order = list(state.deck)
+        rng.shuffle(order)
+        twin = state._with(deck=tuple(order))
+        assert twin.view() != state.view() or len(set(state.deck)) < 2 or order == list(state.deck)
+        assert GAME.rollout_move(twin) == GAME.rollout_move(state), str(state)
+        steps.add(state.step)
+    assert {CHOOSE, ACT, RESPOND} <= steps
+
+
+def test_the_blind_rules_odds_kernel_equals_the_reference():
+    """ext/emissary.pyx visit_table and best_kept give the reference's floats exactly, on hands of
+    0-10 cards, every trump, decks of every size (an empty one too)."""
+    from solodeck.ext import load
+    from solodeck.games import emissary as E
+
+    kernel = load("emissary")
+    if kernel is None:
+        pytest.skip("kernels disabled")
+    rng = random.Random(11)
+    for n in list(range(0, 11)) * 3:
+        cards_ = list(DECK_CARDS)
+        rng.shuffle(cards_)
+        hand, unseen = tuple(sorted(cards_[:n])), cards_[n:n + rng.randrange(0, 33 - n)]
+        counts, trump = E.unseen_counts(unseen), rng.randrange(4)
+        assert kernel.visit_table(hand, trump, counts) == E.visit_table(hand, trump, counts)
+        for need in range(-1, n + 2):
+            for drop in (0, 1, 2):
+                assert kernel.best_kept(hand, trump, counts, need, drop) == E.best_kept(hand, trump, counts, need, drop)
+
+
+def test_the_blind_rules_odds_on_a_worked_example():
+    """The 5S alone, spades trump, a lead from AS 2S 7S 8S AH 3C: it beats the AS and the 2S, loses
+    to the 7S and the 8S, and trumps the AH and the 3C (a lead of a suit it cannot follow)."""
+    from solodeck.games import emissary as E
+
+    counts = E.unseen_counts(cards("AS 2S 7S 8S AH 3C"))
+    table = E.visit_table(cards("5S"), 0, counts)  # trump spades
+    assert table[1] == [pytest.approx(2 / 6), pytest.approx(4 / 6)]
+    assert E.visit_table(cards("5S"), 1, counts)[1] == [pytest.approx(4 / 6), pytest.approx(2 / 6)]  # trump hearts

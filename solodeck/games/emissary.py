@@ -334,6 +334,198 @@ class State(BaseState):
         return "\n".join(lines)
 
 
+MAX_ODDS_HAND = 14  # the most cards the rule values a draw into
+SUPPORTER_MARGIN = 0.05  # a supporter is a point of score and once a game: spent only for a clear gain
+
+
+# -- the blind rule: the odds of a visit -------------------------------------------------------------
+# Every quantity below comes from the player's view: the hand, the trump, the rulers and the
+# composition of the unseen cards (the deck as a set; its order is never read).
+
+def visit_table(hand: tuple, trump: int, counts: tuple) -> list:
+    """table[mask][w]: the probability that the hand's cards in ``mask`` (bit i: hand[i]; ``hand``
+    sorted) win exactly w of the debates they answer, the best response made to each lead, no
+    ability used, and each lead drawn from ``counts`` (counts[s][v]: unseen cards of suit s and
+    value v, 1-8), the same odds for every lead (draws with replacement: the leads of a visit are
+    few beside the unseen cards). The pure-Python reference of ext/emissary.pyx ``visit_table``:
+    the same sums in the same order, so the same floats."""
+    n = len(hand)
+    suits = [suit(c) for c in hand]
+    values = [value(c) for c in hand]
+    below = [[sum(counts[s][1:v]) for v in range(11)] for s in range(4)]  # below[s][v]: values < v
+    totals = [below[s][10] for s in range(4)]
+    total = sum(totals)
+    table = [None] * (1 << n)
+    table[0] = [1.0]
+    for mask in range(1, 1 << n):
+        cards = [i for i in range(n) if mask >> i & 1]
+        k = len(cards)
+        children = {i: table[mask ^ 1 << i] for i in cards}
+
+        def get(i, w):
+            return children[i][w] if 0 <= w < k else 0.0
+
+        row = [0.0] * (k + 1)
+        if total == 0:  # no lead can come: the visit ends with the wins so far
+            row[0] = 1.0
+            table[mask] = row
+            continue
+        for w in range(k + 1):
+            acc = 0.0
+            for s in range(4):
+                same = [i for i in cards if suits[i] == s]
+                if same:
+                    low = 0
+                    for j in range(len(same) + 1):
+                        high = values[same[j]] if j < len(same) else 9
+                        weight = below[s][high] - below[s][low + 1]
+                        if weight:
+                            best = 0.0
+                            for t in range(len(same)):  # higher cards win, lower ones lose
+                                p = get(same[t], w - 1) if t >= j else get(same[t], w)
+                                if p > best:
+                                    best = p
+                            acc += weight * best
+                        low = high
+                elif totals[s]:
+                    best = 0.0
+                    for i in cards:  # any card: a trump wins a lead of another suit
+                        p = get(i, w - 1) if suits[i] == trump and s != trump else get(i, w)
+                        if p > best:
+                            best = p
+                    acc += totals[s] * best
+            row[w] = acc / total
+        table[mask] = row
+    return table
+
+
+def unseen_counts(cards) -> tuple:
+    """counts[s][v] of a composition (the deck as a set)."""
+    counts = [[0] * 10 for _ in range(4)]
+    for c in cards:
+        counts[suit(c)][value(c)] += 1
+    return tuple(tuple(row) for row in counts)
+
+
+def _lead_pool(state) -> tuple:
+    """The cards the next leads come from: the deck, or the discard pile it will be made of."""
+    return tuple(sorted(state.deck)) or state.discard
+
+
+def best_kept(hand: tuple, trump: int, counts: tuple, need: int, drop: int) -> float:
+    """The best chance of exactly ``need`` wins with the cards left after discarding ``drop`` of
+    the hand (0: the hand itself); ext/emissary.pyx has the same."""
+    keep = max(len(hand) - drop, 0)
+    if need < 0 or need > keep:
+        return 0.0
+    table = visit_table(hand, trump, counts)
+    return max(row[need] for mask, row in enumerate(table) if bin(mask).count("1") == keep)
+
+
+def _chance_of(hand: tuple, trump: int, counts: tuple, need: int, kept) -> float:
+    return kept(hand, trump, counts, need, 0)
+
+
+def _draw_chance(hand, trump, pool, need, draws, discards, kept, seed) -> float:
+    """The chance of exactly ``need`` wins after drawing ``draws`` cards of ``pool`` (every draw
+    when there are at most 40, else 24 drawn with a generator seeded by the view) and, for
+    diamonds, discarding the best two."""
+    import itertools
+    from ..shuffle import SplitMix64
+
+    import math
+
+    draws = min(draws, len(pool))
+    if len(hand) + draws > MAX_ODDS_HAND:  # the table doubles with each card: not valued
+        return -1.0
+    if math.comb(len(pool), draws) <= 40:
+        combos = list(itertools.combinations(pool, draws))
+    else:  # 24 draws of the composition (a partial shuffle each)
+        rng, combos = SplitMix64(seed), []
+        for _ in range(24):
+            cards = list(pool)
+            for i in range(draws):
+                j = i + rng.next() % (len(cards) - i)
+                cards[i], cards[j] = cards[j], cards[i]
+            combos.append(tuple(cards[:draws]))
+    total = 0.0
+    for drawn in combos:
+        rest = tuple(c for c in pool if c not in drawn)
+        total += kept(tuple(sorted(hand + drawn)), trump, unseen_counts(rest), need, discards)
+    return total / len(combos)
+
+
+def rule_move(game, state, table_of=visit_table, kept=best_kept):
+    """The blind rule (Game.rollout_move): see docs/rules/emissary.md, "The blind rule"."""
+    moves = state.legal_moves()
+    if len(moves) == 1:
+        return moves[0]
+    pool = _lead_pool(state)
+    counts = unseen_counts(pool)
+    if state.step == CHOOSE:
+        open_ = [k for k in range(KINGDOMS) if not state.visited >> k & 1]
+        chance = {}
+        for move in moves:
+            k = move.target - 1
+            trumps = {suit(state.rulers[k])}
+            if len(open_) > 1:  # the spades jack can make any other open kingdom's ruler trump
+                trumps |= {suit(state.rulers[j]) for j in open_}
+            own = _chance_of(state.hand, suit(state.rulers[k]), counts, k + 1, kept)
+            swapped = max(_chance_of(state.hand, t, counts, k + 1, kept) for t in trumps)
+            chance[move] = (max(own, swapped), own, -k)
+        return max(moves, key=lambda m: chance[m])
+    need = state.kingdom + 1 - len(state.scoring)
+    trump = state.trump()
+    if state.step == RESPOND:
+        table = table_of(state.hand, trump, counts)
+        everything = (1 << len(state.hand)) - 1
+        best, choice = 0.0, None
+        for move in moves:
+            i = state.hand.index(move.card)
+            w = need - wins_debate(move.card, state.lead, trump)
+            row = table[everything ^ 1 << i]
+            p = row[w] if 0 <= w < len(row) else 0.0
+            if p > best:
+                best, choice = p, move
+        return choice or game.baseline_move(state)
+    if state.step == DISCARD:
+        table = table_of(state.hand, trump, counts)
+        everything = (1 << len(state.hand)) - 1
+        best, choice = 0.0, None
+        for move in moves:
+            i = state.hand.index(move.card)
+            if state.discards >= 2 and len(state.hand) >= 2:  # the best partner for it
+                p = max((table[everything ^ 1 << i ^ 1 << j][need] if 0 <= need < len(state.hand) - 1 else 0.0)
+                        for j in range(len(state.hand)) if j != i)
+            else:
+                row = table[everything ^ 1 << i]
+                p = row[need] if 0 <= need < len(row) else 0.0
+            if p > best:
+                best, choice = p, move
+        return choice or game.baseline_move(state)
+    # ACT: debate now, or the ability that most raises the chance (supporters only by a margin)
+    now = _chance_of(state.hand, trump, counts, need, kept)
+    seed = hash((state.hand, pool, trump, need, state.jacks)) & 0xFFFFFFFF
+    best, choice = now, DEBATE
+    for move in moves:
+        if move.kind != "use":
+            continue
+        kind = suit(move.card)
+        if kind == HEARTS:
+            p = _chance_of(tuple(c for c in state.hand if suit(c) != trump), trump, counts, need, kept)
+        elif kind == SPADES:
+            p = _chance_of(state.hand, suit(state.rulers[move.target - 1]), counts, need, kept)
+        elif kind == CLUBS:
+            p = _draw_chance(state.hand, trump, tuple(sorted(state.deck)), need,
+                             sum(suit(c) == CLUBS for c in state.hand), 0, kept, seed)
+        else:
+            p = _draw_chance(state.hand, trump, tuple(sorted(state.deck)), need, 2, 2, kept, seed)
+        margin = 1e-9 if move.card in JACKS else SUPPORTER_MARGIN
+        if p > best + margin:
+            best, choice = p, move
+    return choice
+
+
 # -- the game -------------------------------------------------------------------------------------
 class Emissary(Game):
     name = "emissary"
@@ -350,6 +542,7 @@ class Emissary(Game):
     loss_has_score = True
     scores_losses = True  # blind wins are rare: rollouts that lose still tell the kingdoms won
     modes = ("open", "blind")
+    _tables = None  # table_of()'s memo
     piles = {"rulers": "the 8 kings and queens, on kingdoms 1-8 from left to right",
              "deck": "the 32 cards A-8, top first"}
 
@@ -412,6 +605,24 @@ class Emissary(Game):
             if losing:
                 return max(losing, key=by_value) if need <= 0 else min(losing, key=by_value)
         return min(moves, key=lambda m: (value(m.card), m.card))
+
+    def rollout_move(self, state):
+        """The blind rule (docs/rules/emissary.md, "The blind rule"): the chance of ending the visit
+        with exactly the wins it needs, the leads drawn from the unseen cards, computed for each
+        kingdom and trump it could reach, each response and each ability. It never reads the
+        order of the deck."""
+        return rule_move(self, state, *self.odds())
+
+    def odds(self):
+        """(visit_table, best_kept): compiled where the kernel is built, with a small memo."""
+        if self._tables is None:
+            import functools
+
+            kernel = self.load_kernel()
+            source = kernel if kernel is not None and hasattr(kernel, "best_kept") else None
+            self._tables = (functools.lru_cache(maxsize=1024)(source.visit_table if source else visit_table),
+                            source.best_kept if source else best_kept)
+        return self._tables
 
     def kernel_moves(self, state):
         """The kernel's reading of the rules (ext/emissary.pyx legal_moves) as reference moves."""
