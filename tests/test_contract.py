@@ -591,5 +591,6 @@ def test_the_blind_policy_never_sees_the_hidden_faces(game, monkeypatch):
 
 
 def _backs(picture):
-    """The backs a picture shows on its face-down cards (None where it shows none)."""
-    return [c.get("back") for pile in picture["piles"] for c in pile["cards"] if c.get("down")]
+    """The backs a picture shows on its face-down cards, in order (cards that show none: left out;
+    games whose backs tell nothing show none)."""
+    return [c["back"] for pile in picture["piles"] for c in pile["cards"] if c.get("down") and c.get("back")]
