@@ -260,8 +260,9 @@ class Game:
                                  # (else the kernel values all and the others are dropped: same numbers)
     blind_samples: int = 64      # the blind policy's samples per decision by default (rollouts per move; sampled
                                  # worlds in games with hidden faces, each world far dearer than a rollout)
-    blind_estimator: str | None = None  # beyond the exact tree: "rollouts" (the rollout rule over sampled draws) or
-                                 # "determinized" (sampled worlds solved open); None: determinized for games
+    blind_estimator: str | None = None  # beyond the exact tree: "rollouts" (the rollout rule over sampled draws),
+                                 # "determinized" (sampled worlds solved open) or "rule" (the rollout rule's
+                                 # own move, where rolling it out is too dear); None: determinized for games
                                  # with hidden faces, rollouts otherwise
     blind_exact_states: int | None = None  # the blind policy's exact attempt at a decision stores at
                                  # most this many states (None: solvers/sampling.py's default)

@@ -281,6 +281,10 @@ class BlindPolicy:
         rows = exact_rows(self.game, state, self.exact_limits)
         if rows is not None and self.game.scores_losses and rows[0]["win_probability"] == 0:
             rows = None  # no win anywhere: the losing scores decide, and only the estimator measures them
+        if rows is None and self.game.estimator() == "rule":  # the rule's own move, not rolled out
+            rows = [{"move": self.game.rollout_move(state), "win_probability": None, "interval": None,
+                     "samples": None, "expected_score": None, "exact": False}]
+            rows += unvalued_rows(state, rows)
         if rows is None:
             rows = (self.determinizer.rows(state) if self.determinizer is not None
                     else estimated_rows(self.game, state, self.samples, self.seed, adaptive=self.adaptive))
