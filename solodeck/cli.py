@@ -561,6 +561,9 @@ def _solve_blind(args, game, deal) -> int:
               f"{result.samples} sampled worlds; estimated: the exact tree is beyond the limits)")
         print("  (determinized: the share of worlds consistent with what is seen in which the move still wins "
               "with every face known; an upper estimate of best blind play)")
+    elif result.status == "estimated" and result.engine == "rule":
+        print("win probability: not estimated (beyond the exact tree the game's blind rule picks the move: "
+              "rolling it out is too dear)")
     elif result.status == "estimated":
         lo, hi = result.interval
         print(f"win probability: about {result.win_probability:.3f} (95% interval {lo:.3f}-{hi:.3f}, "

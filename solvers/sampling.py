@@ -349,6 +349,14 @@ def solve_blind(game, state, limits: Limits, samples: int, seed: int = 0, progre
     exact = ExpectimaxSolver(game, limits, progress).solve(state) if decided else None
     if exact is not None and (exact.exact or not state.legal_moves()):
         return exact
+    if game.estimator() == "rule":  # the rule's own move, not rolled out (Game.blind_estimator)
+        rows = [{"move": game.rollout_move(state), "win_probability": None, "interval": None, "samples": None,
+                 "expected_score": None, "exact": False}]
+        rows += unvalued_rows(state, rows)
+        return finish_blind(game, status=Status.ESTIMATED, verdict=Verdict.UNKNOWN, exact=False,
+                            line=[rows[0]["move"]], start=start, nodes=exact.nodes if exact else 0,
+                            stored=exact.unique_states if exact else 0, engine="rule", win_probability=None,
+                            expected_score=None, ranked=[{**r, "move": str(r["move"])} for r in rows])
     if game.estimator() == "determinized":
         from .determinized import Determinizer
 
