@@ -8,6 +8,19 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
 
+# Test files that exercise no game engine's own code path (command-line mechanics, deal files,
+# the generic algorithms on synthetic graphs, analysis runs, the viewer): marked
+# `engine_agnostic`, so CI's second run, on the pure-Python engines, can leave them to the first
+# (.ci/run: -m "not slow and not engine_agnostic").
+ENGINE_AGNOSTIC = {"test_analysis.py", "test_bad_inputs.py", "test_cards_and_shuffle.py", "test_compare.py",
+                   "test_deal_files.py", "test_reach.py", "test_viewer.py"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.name in ENGINE_AGNOSTIC:
+            item.add_marker(pytest.mark.engine_agnostic)
+
 
 def run_cli(*args, check=False):
     """Run `python -m solodeck ARGS` and return the CompletedProcess (text mode)."""
