@@ -313,7 +313,7 @@ def test_the_blind_policy_ignores_the_unseen_faces_and_the_never_seen_backs(monk
 
     monkeypatch.setattr(determinized, "WORLD_SECONDS", 30.0)
     moved_backs = 0
-    for seed in (0, 4):
+    for seed in (0,):  # one deal: each ranking solves every move in each world, with no clock (~50 s under load)
         state = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
         baseline = BaselinePolicy(GAME)
         for _ in range(6):  # a few baseline moves in, some buried backs seen, most not
@@ -326,4 +326,4 @@ def test_the_blind_policy_ignores_the_unseen_faces_and_the_never_seen_backs(monk
         again = BlindPolicy(GAME, samples=2).rank(twin)
         assert again == rows, state.seen_text()
         assert baseline(twin) == baseline(state)
-    assert moved_backs == 2  # the twins do differ in backs the player has not seen
+    assert moved_backs == 1  # the twin does differ in backs the player has not seen
