@@ -112,8 +112,8 @@ def build_blind_hints(game, deal: Deal, blind_policy, limits=None) -> dict:
     """Blind mode: play the deal's draws with ``blind_policy`` (solvers/sampling.py) and write, at
     each decision, every move ranked by blind win probability: exact where the expectimax tree
     fits the policy's budget, else estimated by rollouts with an interval and a sample count.
-    Once ``limits``' deadline has passed, the game's rollout rule plays on and its decisions'
-    moves are written unvalued ("unknown").
+    Once ``limits``' deadline has passed, the game's baseline (its simple, cheap rule) plays on
+    and its decisions' moves are written unvalued ("unknown").
 
     The line is what a player who cannot see the deck would play on this deal; the file's verdict
     and score are that line's result (``unwinnable`` only when the first decision is exact at 0)."""
@@ -161,8 +161,8 @@ def build_blind_hints(game, deal: Deal, blind_policy, limits=None) -> dict:
 
 
 class _UntilDeadline:
-    """A blind policy while ``limits``' deadline lasts; after it, the game's rollout rule, which
-    ranks nothing."""
+    """A blind policy while ``limits``' deadline lasts; after it, the game's baseline, which ranks
+    nothing (a rollout rule may itself be costly: The Emissary's weighs odds at every decision)."""
 
     def __init__(self, game, policy, limits):
         self.game, self.policy, self.limits = game, policy, limits
@@ -171,7 +171,7 @@ class _UntilDeadline:
         return None if self.limits.expired() else self.policy.rank(state)
 
     def __call__(self, state):
-        return self.game.rollout_move(state) if self.limits.expired() else self.policy(state)
+        return self.game.baseline_move(state) if self.limits.expired() else self.policy(state)
 
 
 def _blind_verdict(row) -> str:

@@ -351,6 +351,9 @@ def test_hint_files_validate_and_verify(game):
 
 @each_blind_game
 def test_blind_hint_files_validate_and_verify(game):
+    if game.estimator() == "determinized" and game.load_kernel() is None:
+        pytest.skip("a whole blind game solves every move in each world: minutes with the pure-Python "
+                    "open search (the kernel run covers it; the hidden-faces tests run on the reference)")
     deal = game.new_deal(0)
     data = build_blind_hints(game, deal, BlindPolicy(game, samples=1, exact_limits=Limits(max_states=50)))
     assert data["mode"] == "blind" and data["decisions"]
