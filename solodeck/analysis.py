@@ -287,42 +287,51 @@ def _dask(settings, todo, address, batch):
         client.close()
 
 
-class _Progress:
-    """A tqdm bar: deals done, wins so far, time left (nothing when stderr is not a terminal)."""
+class Progress:
+    """How far a batch of deals is: a tqdm bar on a terminal, else (a log, a pipe) a line as it
+    starts and one every LINE_EVERY seconds. The caller counts its own wins (``advance``)."""
 
-    LINE_EVERY = 15.0  # seconds between progress lines when stderr is not a terminal (a log, a pipe)
+    LINE_EVERY = 15.0
 
-    def __init__(self, todo, total, rows, enabled):
-        self.bar = None
-        self.wins = {m: sum(r["verdict"] == WON[r["mode"]] for r in rows if r["mode"] == m) for m in WON}
-        self.done = {m: sum(r["mode"] == m for r in rows) for m in WON}
-        self.total, self.lines = total, enabled and todo and not sys.stderr.isatty()
+    def __init__(self, label, todo, total, enabled):
+        self.label, self.total, self.count = label, total, total - todo
+        self.bar, self.lines = None, bool(enabled and todo and not sys.stderr.isatty())
         self.last_line = time.perf_counter()
         if enabled and todo and sys.stderr.isatty():
             from tqdm import tqdm
 
             self.bar = tqdm(total=total, initial=total - todo, desc="deals", unit=" deal", file=sys.stderr)
         elif self.lines:
-            print(f"analyze: {todo} of {total} deal runs to do (a line every {self.LINE_EVERY:g} s)",
+            print(f"{label}: {todo} of {total} deal runs to do (a line every {self.LINE_EVERY:g} s)",
                   file=sys.stderr, flush=True)
 
-    def _wins(self):
-        return ", ".join(f"{m} wins {self.wins[m]}/{self.done[m]}" for m in WON if self.done[m])
+    def advance(self, n, wins):
+        self.count += n
+        if self.bar is not None:
+            self.bar.set_postfix_str(wins, refresh=False)
+            self.bar.update(n)
+        elif self.lines and time.perf_counter() - self.last_line >= self.LINE_EVERY:
+            self.last_line = time.perf_counter()
+            print(f"{self.label}: {self.count}/{self.total} done; {wins}", file=sys.stderr, flush=True)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+class _Progress(Progress):
+    """analyze's progress: wins so far by mode."""
+
+    def __init__(self, todo, total, rows, enabled):
+        super().__init__("analyze", todo, total, enabled)
+        self.wins = {m: sum(r["verdict"] == WON[r["mode"]] for r in rows if r["mode"] == m) for m in WON}
+        self.done = {m: sum(r["mode"] == m for r in rows) for m in WON}
 
     def update(self, rows):
         for r in rows:
             self.done[r["mode"]] += 1
             self.wins[r["mode"]] += r["verdict"] == WON[r["mode"]]
-        if self.bar is not None:
-            self.bar.set_postfix_str(self._wins(), refresh=False)
-            self.bar.update(len(rows))
-        elif self.lines and time.perf_counter() - self.last_line >= self.LINE_EVERY:
-            self.last_line = time.perf_counter()
-            print(f"analyze: {sum(self.done.values())}/{self.total} done; {self._wins()}", file=sys.stderr, flush=True)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
+        self.advance(len(rows), ", ".join(f"{m} wins {self.wins[m]}/{self.done[m]}" for m in WON if self.done[m]))
 
 
 # -- the summary ------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from .analysis import Progress
 from .errors import SolodeckError
 from .solvers.sampling import wilson_interval
 
@@ -210,39 +211,15 @@ def _engine(comparison, todo, jobs):
                 future.cancel()
 
 
-class _Progress:
-    """A tqdm bar on a terminal; else a line every LINE_EVERY seconds (a log, a pipe)."""
-
-    LINE_EVERY = 15.0
+class _Progress(Progress):
+    """compare's progress: each policy's wins so far."""
 
     def __init__(self, comparison, todo, total, rows, enabled):
+        super().__init__("compare", todo, total, enabled)
         self.names = comparison.policies
         self.wins = [sum(r["won_a"] for r in rows), sum(r["won_b"] for r in rows)]
-        self.done, self.total = len(rows), total
-        self.bar, self.lines = None, bool(enabled and todo and not sys.stderr.isatty())
-        self.last_line = time.perf_counter()
-        if enabled and todo and sys.stderr.isatty():
-            from tqdm import tqdm
-
-            self.bar = tqdm(total=total, initial=total - todo, desc="deals", unit=" deal", file=sys.stderr)
-        elif self.lines:
-            print(f"compare: {todo} of {total} deals to play (a line every {self.LINE_EVERY:g} s)",
-                  file=sys.stderr, flush=True)
-
-    def _wins(self):
-        return f"A {self.names[0]} won {self.wins[0]}, B {self.names[1]} won {self.wins[1]}"
 
     def update(self, row):
-        self.done += 1
         self.wins[0] += row["won_a"]
         self.wins[1] += row["won_b"]
-        if self.bar is not None:
-            self.bar.set_postfix_str(self._wins(), refresh=False)
-            self.bar.update(1)
-        elif self.lines and time.perf_counter() - self.last_line >= self.LINE_EVERY:
-            self.last_line = time.perf_counter()
-            print(f"compare: {self.done}/{self.total} deals; {self._wins()}", file=sys.stderr, flush=True)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
+        self.advance(1, f"A {self.names[0]} won {self.wins[0]}, B {self.names[1]} won {self.wins[1]}")
