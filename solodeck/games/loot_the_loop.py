@@ -363,6 +363,9 @@ class LootTheLoop(Game):
         return parse_move(text)
 
 
+    def rollout_move(self, state):
+        return rule_move(state)
+
     def baseline_move(self, state):
         """The baseline policy, first that applies: an explore that wins; one that scores (an ace
         first, then the larger count); a look around; a mark, if what is left on top offers such a
@@ -386,6 +389,106 @@ class LootTheLoop(Game):
             if m.kind in ("return", "mark") and _progress_next(state.play(m)):
                 return m
         return None
+
+
+# -- the blind rule (Game.rollout_move): docs/rules/loot-the-loop.md, "The blind rule" --------------
+PLAN_NODES = 400      # the most positions the rule's plan search enters at one decision
+ACE_WORTH = 1000      # a leaf's worth per ace scored: every ace is needed to win
+ALIVE_WORTH = 100     # ... times the chance the next look leaves a way on
+NOTE_WORTH = 10       # ... per note held (a way out later)
+SCORE_WORTH = 0       # ... per card in the score pile
+
+
+def _known_landing(state, move) -> bool:
+    """Is ``move`` a mark, a return or an explore onto a face-up card: its outcome is known."""
+    return move.kind in ("mark", "return") or (move.kind == "explore" and is_up(state.landing(move.value)))
+
+
+def _class_odds(state) -> list:
+    """[(class, count)] of the unseen cards (the face-down places): what a look may turn up."""
+    counts = {}
+    for code in state.deck:
+        if not is_up(code):
+            cls = card_class(card_of(code))
+            counts[cls] = counts.get(cls, 0) + 1
+    return sorted(counts.items())
+
+
+# the worth of an explore by its landing (the rule's odds): onto an ace, or the exit with every ace
+# scored; onto a face-down card or a trinket; onto the exit with an ace still out (stuck there,
+# unless the next card or a note moves on); a way on by a note alone
+LAND_ACE, LAND_ON, LAND_EXIT_EARLY, NOTE_FLOOR = 1.0, 0.6, 0.1, 0.5
+
+
+def _landing_worths(state) -> dict:
+    """{trinket class: the worth of an explore by its value} once the top two are face up."""
+    deck, n = state.deck, len(state.deck)
+    aces_left = state.aces_left()
+    worths = {}
+    for cls in range(ACE_CLASS + 1, ACE_CLASS + 10):
+        land = deck[(cls - 1) % n]
+        if (cls - 1) % n < 2 or not is_up(land):
+            worths[cls] = LAND_ON
+            continue
+        land_cls = card_class(card_of(land))
+        worths[cls] = (0.0 if land_cls == TRAP_CLASS else LAND_ACE if land_cls == ACE_CLASS
+                       else LAND_ON if land_cls > ACE_CLASS else LAND_EXIT_EARLY if aces_left else LAND_ACE)
+    return worths
+
+
+def _look_odds(state) -> float:
+    """The worth of looking around at ``state`` (its top card face down), 0..1: over the classes of
+    the unseen cards the look may turn up, each as likely as the unseen cards make it, the best
+    way on from the two cards on top (the better explore, or a note to return)."""
+    odds = _class_odds(state)
+    total = sum(c for _cls, c in odds)
+    worths = _landing_worths(state)
+    floor = NOTE_FLOOR if state.notes else 0.0
+    worth_x = [(worths.get(cls, 0.0), cls, c) for cls, c in odds]
+    if len(state.deck) < 2 or is_up(state.deck[1]):  # the second card is known
+        second = card_class(card_of(state.deck[1])) if len(state.deck) > 1 else JOKER_CLASS
+        known = max(worths.get(second, 0.0), floor)
+        return sum(c * max(w, known) for w, _cls, c in worth_x) / total
+    pairs = 0.0
+    for wx, cls_x, cx in worth_x:
+        for wy, cls_y, cy in worth_x:
+            pairs += cx * (cy - (cls_y == cls_x)) * max(wx, wy, floor)
+    return pairs / (total * (total - 1)) if total > 1 else 0.0
+
+
+def _leaf_worth(node, move) -> float:
+    """The worth of a progress move from a position of the plan: a look around there, or an
+    explore onto a face-down card (then a look around where it lands)."""
+    after = node if move.kind == "look" else node.play(move)
+    return (ACE_WORTH * (4 - node.aces_left()) + ALIVE_WORTH * _look_odds(after)
+            + NOTE_WORTH * len(node.notes) + SCORE_WORTH * node.score)
+
+
+def rule_move(state):
+    """The blind rule (Game.rollout_move): see docs/rules/loot-the-loop.md, "The blind rule"."""
+    moves = state.legal_moves()
+    if not moves:
+        return None
+    # breadth first over the moves whose outcome is known: the shortest way to each position
+    first = {state.key(): None}
+    queue = [state]
+    best, best_first = None, None
+    for node in queue:
+        via = first[node.key()]
+        if node.exited:
+            return via
+        for move in node.legal_moves():
+            if _known_landing(node, move):
+                if len(first) < PLAN_NODES:
+                    child = node.play(move)
+                    if child.key() not in first:
+                        first[child.key()] = via or move
+                        queue.append(child)
+            else:  # a look around, or an explore onto a face-down card: a leaf of the plan
+                worth = _leaf_worth(node, move)
+                if best is None or worth > best:
+                    best, best_first = worth, via or move
+    return best_first
 
 
 def _progress_next(state) -> bool:
