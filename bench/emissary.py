@@ -5,9 +5,9 @@ search (a script, not a test).
                              [--open-time-limit 10] [--against 6]
 
 Part 1, on the deals of seeds first..first+N-1: open mode (the kernel's search split at the
-visits, ext/emissary.pyx), the blind policy (rollouts of the baseline, in Python: about a second a
-game, so on the first ``--blind-deals`` only; ``solodeck analyze emissary --mode both`` plays all
-1,000, results/emissary) and the baseline policy. Win rates with Wilson 95% intervals, time per
+visits, ext/emissary.pyx), the blind policy (exact where the tree fits, else the odds-counting
+rule: seconds a game, so on the first ``--blind-deals`` only; ``solodeck analyze emissary --mode
+both`` plays all 1,000, results/emissary) and the baseline policy. Win rates with Wilson 95% intervals, time per
 deal, the kernel's nodes per second, peak memory.
 
 Part 2, the kernel against the reference: the generic depth-first search (solvers/dfs.py, on the
