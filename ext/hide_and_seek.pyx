@@ -11,11 +11,16 @@ of 15 sorted suit pairs or 15 when dead (28), and the dead spaces pooled as a co
 A value is the score still to come; a stored value is exact, or an upper bound when it failed
 low. Choices are codes: FINISH (-1), place p (p), withdraw p (100 + p), reveal x then place p
 (200 + 16 x + p).
+
+Blind mode: ``rollouts`` plays the blind rule (the reference's rule_move) after each candidate
+move over sampled draws, the same draws as solvers/sampling.py's rollouts of the reference, and
+``rule_move`` is the rule alone (the tests compare both with the reference).
 """
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
+from itertools import permutations
 
-from shared cimport (STOP_NONE, STOP_STATES, STOP_TIME, Clock, capacity_for, clock_expired,
+from shared cimport (STOP_NONE, STOP_STATES, STOP_TIME, Clock, below, capacity_for, clock_expired,
                      clock_restart, clock_start, grow_or_clear, mix64, table_full)
 
 cdef enum:
@@ -379,3 +384,315 @@ def legal_moves(int up, spaces, int top_suit):
     if top_suit >= 0:
         moves += [("withdraw", p) for p in range(SPACES) if spaces[p] == top_suit]
     return moves
+
+
+# -- blind mode: rollouts of the blind rule (the reference's rule_move) --------------------------------
+cdef enum:
+    ASSIGNMENTS = 576
+    KIND_PLACE = 0
+    KIND_WITHDRAW = 1
+    KIND_REVEAL = 2
+
+cdef int ASSIGN[ASSIGNMENTS][4]  # the valid column assignments in the reference's order (assignments())
+cdef int SUITS_OF[4096]          # the suits present in a mask of face indices (suit * 3 + rank)
+
+_k = 0
+_orders = list(permutations(range(4)))
+for _p in _orders:
+    for _q in _orders:
+        if any(_p[_c] == _q[_c] for _c in range(4)):
+            continue
+        for _s in _orders:
+            if all(_s[_c] != _p[_c] and _s[_c] != _q[_c] for _c in range(4)):
+                for _c in range(4):
+                    ASSIGN[_k][_c] = (1 << (_p[_c] * 3)) | (1 << (_q[_c] * 3 + 1)) | (1 << (_s[_c] * 3 + 2))
+                _k += 1
+assert _k == ASSIGNMENTS
+for _m in range(4096):
+    SUITS_OF[_m] = sum(1 << _s for _s in range(4) if _m >> (_s * 3) & 7)
+
+
+ctypedef struct Rule:  # the rule's thresholds (the reference's RULE_* constants, passed in)
+    double place, withdraw, reveal, reveal_empty, low, dump
+
+
+ctypedef struct Blind:  # a decision as the player sees it, with the odds the rule reads
+    int up
+    int face[CELLS]      # face index of a face-up playmate, -1 face down
+    int sp[SPACES]       # the suit of each guess, -1 empty
+    int top              # the top card, -1: the deck is empty
+    int rest[40]         # the other cards of the deck, sorted (their order is unseen)
+    int n_rest
+    int score
+    int n_opt
+    int16_t opt[ASSIGNMENTS]  # the assignments consistent with the face-up playmates, in order
+    double q[CELLS][4]        # the reference's suit_odds (face-down cells)
+    double live[SPACES][4]    # the reference's space_live
+
+
+cdef void compute_odds(Blind* b) noexcept nogil:
+    """suit_odds and space_live of the reference, counted the same way in integers and divided
+    the same way (equal floats)."""
+    cdef int seen[4]
+    cdef int hidden[4]
+    cdef int col_has[4][4]
+    cdef long long row_lacks[3][4]
+    cdef int free_suits[4]
+    cdef int c, r, s, k, x
+    cdef long long product
+    for c in range(4):
+        seen[c] = hidden[c] = 0
+        for s in range(4):
+            col_has[c][s] = 0
+    for r in range(3):
+        for s in range(4):
+            row_lacks[r][s] = 0
+    for x in range(CELLS):
+        if b.face[x] >= 0:
+            seen[x % 4] |= 1 << b.face[x]
+        else:
+            hidden[x % 4] += 1
+    for k in range(b.n_opt):
+        for c in range(4):
+            free_suits[c] = SUITS_OF[ASSIGN[b.opt[k]][c] & ~seen[c]]
+            for s in range(4):
+                col_has[c][s] += free_suits[c] >> s & 1
+        for r in range(3):
+            for s in range(4):
+                product = 1
+                for c in range(4):
+                    if b.face[r * 4 + c] < 0 and free_suits[c] >> s & 1:
+                        product *= 6 - 6 // hidden[c]
+                    else:
+                        product *= 6
+                row_lacks[r][s] += product
+    for c in range(4):
+        for s in range(4):
+            b.live[c][s] = b.live[4 + c][s] = <double>col_has[c][s] / <double>b.n_opt
+    for r in range(3):
+        for s in range(4):
+            b.live[8 + r][s] = b.live[11 + r][s] = 1.0 - <double>row_lacks[r][s] / <double>(b.n_opt * 1296)
+    for x in range(CELLS):
+        if b.face[x] < 0:
+            for s in range(4):
+                b.q[x][s] = <double>col_has[x % 4][s] / <double>(b.n_opt * hidden[x % 4])
+
+
+cdef inline double potential(Blind* b, int p) noexcept nogil:
+    cdef double best = b.live[p][0]
+    cdef int s
+    for s in range(1, 4):
+        if b.live[p][s] > best:
+            best = b.live[p][s]
+    return best
+
+
+cdef inline double expected(Blind* b, int x) noexcept nogil:
+    cdef double total = 0.0
+    cdef int i, p
+    for i in range(4):
+        p = CELL_SPACES[x][i]
+        if b.sp[p] >= 0:
+            total += b.q[x][b.sp[p]]
+    return total
+
+
+cdef void rule(Blind* b, Rule* t, int* kind, int* where) noexcept nogil:
+    """The reference's rule_move, step for step (the same ties)."""
+    cdef int x, p, s, n_hidden = 0, reveal = -1, n_empty = 0, best = -1, withdraw = -1, dump = -1
+    cdef double v, e, best_e = -1.0, chance = -1.0, best_pot = 0.0, gain = 0.0, dump_pot = 0.0
+    for x in range(CELLS):
+        if not b.up >> x & 1:
+            n_hidden += 1
+            e = expected(b, x)
+            if reveal < 0 or e > best_e:
+                reveal, best_e = x, e
+    kind[0], where[0] = KIND_REVEAL, reveal
+    if b.top < 0:
+        return
+    s = b.top // 13
+    for p in range(SPACES):
+        if b.sp[p] < 0:
+            n_empty += 1
+            v = potential(b, p)
+            if best < 0 or b.live[p][s] > chance or (b.live[p][s] == chance and v < best_pot):
+                best, chance, best_pot = p, b.live[p][s], v
+            if dump < 0 or v < dump_pot:
+                dump, dump_pot = p, v
+        elif b.sp[p] == s:
+            v = potential(b, p) - b.live[p][s]
+            if withdraw < 0 or v > gain:
+                withdraw, gain = p, v
+    if chance >= t.place:
+        kind[0], where[0] = KIND_PLACE, best
+    elif withdraw >= 0 and gain >= t.withdraw:
+        kind[0], where[0] = KIND_WITHDRAW, withdraw
+    elif n_hidden > 1 and best_e >= t.reveal + t.reveal_empty * n_empty:
+        pass  # the reveal
+    elif chance >= t.low:
+        kind[0], where[0] = KIND_PLACE, best
+    elif dump >= 0 and dump_pot <= t.dump:
+        kind[0], where[0] = KIND_PLACE, dump
+    elif withdraw >= 0:
+        kind[0], where[0] = KIND_WITHDRAW, withdraw
+    elif n_hidden == 1 and n_empty > 0:
+        kind[0], where[0] = KIND_PLACE, best
+
+
+cdef int sample_face(Blind* b, int cell, uint64_t* rng) noexcept nogil:
+    """The face a reveal of ``cell`` shows: the reference's deal_grid(faces, rng)[cell], draw for
+    draw (an assignment, then each column's remaining faces shuffled onto its face-down cells)."""
+    cdef int seen[4]
+    cdef int hidden[4]
+    cdef int free_faces[3]
+    cdef int c, r, i, j, n, tmp, k, mask, ways = 1, face = -1, slot
+    for c in range(4):
+        seen[c] = hidden[c] = 0
+    for i in range(CELLS):
+        if b.face[i] >= 0:
+            seen[i % 4] |= 1 << b.face[i]
+        else:
+            hidden[i % 4] += 1
+    for c in range(4):
+        ways *= 1 if hidden[c] < 2 else (2 if hidden[c] == 2 else 6)
+    k = b.opt[<int>below(rng, <uint64_t>(b.n_opt * ways)) // ways]
+    for c in range(4):
+        mask = ASSIGN[k][c] & ~seen[c]
+        n = 0
+        for r in range(3):  # by rank: J, Q, K (face index % 3)
+            for i in range(12):
+                if mask >> i & 1 and i % 3 == r:
+                    free_faces[n] = i
+                    n += 1
+        for i in range(n - 1, 0, -1):
+            j = <int>below(rng, i + 1)
+            tmp = free_faces[i]
+            free_faces[i] = free_faces[j]
+            free_faces[j] = tmp
+        if c == cell % 4:
+            slot = 0
+            for r in range(3):
+                if b.face[r * 4 + c] < 0:
+                    if r * 4 + c == cell:
+                        face = free_faces[slot]
+                    slot += 1
+    return face
+
+
+cdef void draw(Blind* b, uint64_t* rng) noexcept nogil:
+    """The next top card: any card of the deck, each as likely (the reference's sample_chance)."""
+    cdef int i, j
+    if b.n_rest == 0:
+        b.top = -1
+        return
+    i = <int>below(rng, b.n_rest)
+    b.top = b.rest[i]
+    for j in range(i, b.n_rest - 1):
+        b.rest[j] = b.rest[j + 1]
+    b.n_rest -= 1
+
+
+cdef void apply(Blind* b, int kind, int where, uint64_t* rng) noexcept nogil:
+    """Play a move and its chance: a place or a withdraw draws the next top card, a reveal shows
+    a face (scoring the guesses of its suit beside it) and narrows the consistent assignments."""
+    cdef int face, s, i, p, k, n, c
+    if kind == KIND_PLACE:
+        b.sp[where] = b.top // 13
+        draw(b, rng)
+        return
+    if kind == KIND_WITHDRAW:
+        b.sp[where] = -1
+        draw(b, rng)
+        return
+    face = sample_face(b, where, rng)
+    s = face // 3
+    for i in range(4):
+        p = CELL_SPACES[where][i]
+        if b.sp[p] == s:
+            b.sp[p] = -1
+            b.score += 1
+    b.face[where] = face
+    b.up |= 1 << where
+    c = where % 4
+    n = 0
+    for k in range(b.n_opt):
+        if ASSIGN[b.opt[k]][c] >> face & 1:
+            b.opt[n] = b.opt[k]
+            n += 1
+    b.n_opt = n
+    if b.up != 4095:
+        compute_odds(b)
+
+
+cdef int read_blind(Blind* b, int up, faces, spaces, int top, rest, int score) except -1:
+    """The decision from the reference's view (_kernel_view): face indices, suits of the guesses."""
+    cdef int x, p, k, c, seen
+    b.up, b.top, b.score = up, top, score
+    for x in range(CELLS):
+        b.face[x] = faces[x]
+    for p in range(SPACES):
+        b.sp[p] = spaces[p]
+    b.n_rest = len(rest)
+    for x in range(b.n_rest):
+        b.rest[x] = rest[x]
+    b.n_opt = 0
+    for k in range(ASSIGNMENTS):
+        for c in range(4):
+            seen = 0
+            for x in range(c, CELLS, 4):
+                if b.face[x] >= 0:
+                    seen |= 1 << b.face[x]
+            if seen & ~ASSIGN[k][c]:
+                break
+        else:
+            b.opt[b.n_opt] = k
+            b.n_opt += 1
+    compute_odds(b)
+    return 0
+
+
+cdef int read_rule(Rule* t, thresholds) except -1:
+    t.place, t.withdraw, t.reveal, t.reveal_empty, t.low, t.dump = thresholds
+    return 0
+
+
+def rule_move(int up, faces, spaces, int top, rest, int score, thresholds):
+    """The blind rule's move at a decision, as (kind, where): kind 0 place, 1 withdraw, 2 reveal."""
+    cdef Blind b
+    cdef Rule t
+    cdef int kind, where
+    read_blind(&b, up, faces, spaces, top, rest, score)
+    read_rule(&t, thresholds)
+    rule(&b, &t, &kind, &where)
+    return kind, where
+
+
+def rollouts(int up, faces, spaces, int top, rest, int score, moves, int samples, uint64_t seed,
+             thresholds, int win_score):
+    """[(wins, sum of winning scores, sum of losing scores)] for each (kind, where) of ``moves``:
+    the move, then the blind rule to the end, over ``samples`` draws (draw i from SplitMix64(seed
+    + i), as solvers/sampling.py's rollouts of the reference)."""
+    cdef Blind root, b
+    cdef Rule t
+    cdef int i, kind, where, first_kind, first_where, wins, won_total, lost_total
+    cdef uint64_t rng
+    read_blind(&root, up, faces, spaces, top, rest, score)
+    read_rule(&t, thresholds)
+    out = []
+    for first_kind, first_where in moves:
+        wins = won_total = lost_total = 0
+        with nogil:
+            for i in range(samples):
+                b = root
+                rng = seed + <uint64_t>i
+                apply(&b, first_kind, first_where, &rng)
+                while b.up != 4095:
+                    rule(&b, &t, &kind, &where)
+                    apply(&b, kind, where, &rng)
+                if b.score >= win_score:
+                    wins += 1
+                    won_total += b.score
+                else:
+                    lost_total += b.score
+        out.append((wins, won_total, lost_total))
+    return out

@@ -187,6 +187,48 @@ def space_odds(faces: tuple) -> tuple:
     return tuple(out)
 
 
+@lru_cache(maxsize=200_000)
+def space_live(faces: tuple) -> tuple:
+    """For each space, per suit: the probability that some face-down playmate beside it has that
+    suit, over the grids consistent with ``faces`` (each equally likely). A guess of that suit
+    there is then *live*: it scores at the first such reveal, as every playmate is revealed by
+    the end. Exact: given a column assignment, a column's remaining faces lie on its face-down
+    cells in any order, independently of the other columns. Counted in integers (a row's chance
+    of holding none of the suit in sixths per cell: 1 - 1/h is 0, 3/6 or 4/6 for h = 1..3 face-down
+    cells in the column) and divided once, as the kernel does (ext/hide_and_seek.pyx: equal floats)."""
+    seen, hidden = [0] * COLS, [0] * COLS
+    for cell, card in enumerate(faces):
+        if card >= 0:
+            seen[cell % 4] |= 1 << face_index(card)
+        else:
+            hidden[cell % 4] += 1
+    options = consistent(faces)
+    column_has = [[0] * 4 for _ in range(COLS)]  # assignments where the column's face-down cells hold suit s
+    row_lacks = [[0] * 4 for _ in range(ROWS)]   # sum over assignments of 6^4 x P(no suit s in the row's face-down cells)
+    for a, _ways in options:
+        free = [_SUITS_OF[a[c] & ~seen[c]] for c in range(COLS)]
+        for c in range(COLS):
+            for s in range(4):
+                column_has[c][s] += free[c] >> s & 1
+        for r in range(ROWS):
+            for s in range(4):
+                product = 1
+                for c in range(COLS):
+                    product *= 6 - 6 // hidden[c] if faces[r * 4 + c] < 0 and free[c] >> s & 1 else 6
+                row_lacks[r][s] += product
+    n = len(options)
+    out = [None] * 14
+    for c in range(COLS):
+        out[c] = out[4 + c] = tuple(column_has[c][s] / n for s in range(4))
+    for r in range(ROWS):
+        out[8 + r] = out[11 + r] = tuple(1 - row_lacks[r][s] / (n * 6 ** 4) for s in range(4))
+    return tuple(out)
+
+
+# the suits present in a mask of face indices
+_SUITS_OF = tuple(sum(1 << s for s in range(4) if mask >> (s * 3) & 7) for mask in range(1 << 12))
+
+
 def deal_grid(faces: tuple, rng: SplitMix64) -> list[int]:
     """A grid drawn uniformly among those consistent with ``faces``: an assignment weighted by its
     number of grids, then each column's remaining faces shuffled onto its face-down cells."""
@@ -491,8 +533,8 @@ class State(BaseState):
         - Of two interchangeable spaces (T/B of a column, L/R of a row) and of the dead spaces
           (every playmate beside them face up), placing into either empty one, or withdrawing
           either guess of the same suit, leads to positions with equal keys: one is kept.
-        Order: the baseline's move, then places (likeliest to meet the card's suit first),
-        reveals (most expected to score first), withdraws."""
+        Order: the blind rule's move (rule_move), then places (likeliest to meet the card's suit
+        first), reveals (most expected to score first), withdraws."""
         moves = self.legal_moves()
         if not moves or self.top() < 0:
             return moves[:1]
@@ -511,7 +553,7 @@ class State(BaseState):
             seen.add(cls)
             near = beside[m.where][s]
             ranked.append((0, -near, m) if m.kind == "place" else (2, near, m))
-        first = baseline_move(self)
+        first = rule_move(self)
         return [first] + [m for *_k, m in sorted(ranked) if m != first and
                           not (first.kind != "reveal" and m.kind == first.kind and
                                self._space_class(m.where) == self._space_class(first.where))]
@@ -901,9 +943,10 @@ class HideAndSeek(Game):
     loss_has_score = True
     scores_losses = True
     modes = ("open", "blind")
-    blind_estimator = "rollouts"  # the baseline's rollouts (a sampled world solved open costs seconds)
+    blind_estimator = "rollouts"  # the blind rule's rollouts (a sampled world solved open costs seconds)
     blind_samples = 6
     rollout_moves = 4
+    rollout_subsets = True  # the kernel rolls out only the moves asked for (sequential halving's)
     blind_exact_states = 60
     piles = {"playmates": "the 12 face cards as the 3x4 grid, row by row (each column a J, a Q and a K "
                           "of three different suits)",
@@ -933,7 +976,26 @@ class HideAndSeek(Game):
     def baseline_move(self, state):
         return baseline_move(state)
 
-    kernel = "hide_and_seek"  # ext/hide_and_seek.pyx: CanonicalSolver's search in C
+    def rollout_move(self, state):
+        """The blind rule (rule_move): it weighs the odds of the face-down playmates where the
+        baseline only thresholds expected counts, and wins about five times as often."""
+        return rule_move(state)
+
+    kernel = "hide_and_seek"  # ext/hide_and_seek.pyx: CanonicalSolver's search in C, the blind rule's rollouts
+
+    def fast_rollouts(self, state, samples, seed, moves=None):
+        """[(move, wins, sum of winning scores, sum of losing scores)]: solvers/sampling.py's
+        rollouts of the blind rule (rule_move) in the kernel, the same draws; None when it is not
+        built. It reads only the view (_kernel_view)."""
+        kernel = self.load_kernel()
+        if kernel is None or state.pending != NONE or not state.legal_moves():
+            return None
+        from ..solvers.sampling import candidate_moves
+
+        moves = candidate_moves(self, state) if moves is None else moves
+        stats = kernel.rollouts(*_kernel_view(state), [(KERNEL_KINDS.index(m.kind), m.where) for m in moves],
+                                samples, seed, RULE_THRESHOLDS, WIN_SCORE)
+        return [(m, *row) for m, row in zip(moves, stats)]
 
     def kernel_moves(self, state):
         """The kernel's reading of the rules (ext/hide_and_seek.pyx legal_moves) as moves."""
@@ -1004,6 +1066,89 @@ def baseline_move(state: State):
     if places:
         return places[-1]
     return reveals[0]
+
+
+# -- the blind rule (Game.rollout_move) -------------------------------------------------------------
+# Thresholds in expected cards (tuned on seeds 11000-12999; docs/rules/hide-and-seek.md, "The blind rule").
+RULE_PLACE = 0.5         # place the top card where it is live with at least this chance
+RULE_WITHDRAW = 0.6      # withdraw a guess when its space's best chance beats the guess's own by this
+RULE_REVEAL = 0.7        # reveal when the best reveal is expected to score this much ...
+RULE_REVEAL_EMPTY = 0.1  # ... plus this much per empty space (with room left, wait for better)
+RULE_LOW = 0.25          # then place where it is live with at least this chance
+RULE_DUMP = 0.15         # then place it into a space no suit is likely to score in (a dead one first)
+
+
+RULE_THRESHOLDS = (RULE_PLACE, RULE_WITHDRAW, RULE_REVEAL, RULE_REVEAL_EMPTY, RULE_LOW, RULE_DUMP)  # the kernel's
+KERNEL_KINDS = ("place", "withdraw", "reveal")  # the kernel's move kinds
+
+
+def _kernel_view(state: State) -> tuple:
+    """The kernel's reading of a decision, from the view only: the face-up mask, each cell's face
+    index (-1 face down), each space's guess by suit (-1 empty), the top card (-1: none), the rest
+    of the deck as a sorted set (its order is unseen) and the score."""
+    faces = tuple(face_index(card) if card >= 0 else -1 for card in state.faces())
+    spaces = tuple(suit(card) if card >= 0 else -1 for card in state.spaces)
+    return state.up, faces, spaces, state.top(), sorted(state.world.deck[state.pos + 1:]), state.score
+
+
+def rule_move(state: State):
+    """The blind rule (docs/rules/hide-and-seek.md, "The blind rule"), from what the player sees:
+    the face-down playmates' suits as the consistent grids give them (suit_odds, space_live).
+    A guess is *live* if some face-down playmate beside it has its suit: it will score, at the
+    latest when the last playmate is revealed. A space's *potential* is the best chance any suit
+    has there (0 for a dead space).
+
+    1. deck empty: reveal the playmate expected to score most;
+    2. place the top card where it is likeliest live, if at least RULE_PLACE (ties: the space of
+       least potential, so the spaces good for every suit stay free);
+    3. withdraw the guess of the top card's suit whose space's potential beats its own chance most,
+       if by RULE_WITHDRAW (a dead guess blocking a good space);
+    4. reveal the playmate expected to score most, if at least RULE_REVEAL + RULE_REVEAL_EMPTY per
+       empty space, and it is not the last one (that ends the game);
+    5. place where likeliest live, if at least RULE_LOW;
+    6. place into the space of least potential, if at most RULE_DUMP;
+    7. withdraw as in 3, whatever the gain; else reveal as in 4, the last one only when no space is
+       empty; else place as in 5.
+    The kernel plays the same rule in its rollouts (ext/hide_and_seek.pyx rule_move)."""
+    if not state.legal_moves():
+        return None
+    faces, sp, up = state.faces(), state.spaces, state.up
+    odds, live = suit_odds(faces), space_live(faces)
+    hidden = [c for c in range(12) if not up >> c & 1]
+
+    def expected(cell):  # the guesses revealing this playmate is expected to score
+        return sum(odds[cell][suit(sp[p])] for p in CELL_SPACES[cell] if sp[p] >= 0)
+
+    def potential(p):
+        return max(live[p])
+
+    reveal = max(hidden, key=lambda c: (expected(c), -c))
+    top = state.top()
+    if top < 0:
+        return REVEALS[reveal]
+    s = suit(top)
+    empty = [p for p in range(14) if sp[p] < 0]
+    best = max(empty, key=lambda p: (live[p][s], -potential(p), -p)) if empty else None
+    chance = live[best][s] if empty else -1.0
+    guesses = [p for p in range(14) if sp[p] >= 0 and suit(sp[p]) == s]
+    withdraw = max(guesses, key=lambda p: (potential(p) - live[p][s], -p)) if guesses else None
+    if chance >= RULE_PLACE:
+        return PLACES[best]
+    if withdraw is not None and potential(withdraw) - live[withdraw][s] >= RULE_WITHDRAW:
+        return WITHDRAWS[withdraw]
+    if len(hidden) > 1 and expected(reveal) >= RULE_REVEAL + RULE_REVEAL_EMPTY * len(empty):
+        return REVEALS[reveal]
+    if chance >= RULE_LOW:
+        return PLACES[best]
+    if empty:
+        dump = min(empty, key=lambda p: (potential(p), p))
+        if potential(dump) <= RULE_DUMP:
+            return PLACES[dump]
+    if withdraw is not None:
+        return WITHDRAWS[withdraw]
+    if len(hidden) > 1 or not empty:
+        return REVEALS[reveal]
+    return PLACES[best]
 
 
 # -- deal files: positions ----------------------------------------------------------------------
