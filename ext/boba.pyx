@@ -4,9 +4,10 @@
 It mirrors the reference engine (solodeck/games/boba.py) as a small state machine with the same
 phases: CHOOSE (pick a target), DRAW (chance: the next card for the target), PENDING (the drawn
 card missed: stay or kick), BURN (chance: a kick discards the top card unseen). Tests compare
-its moves, baseline policy, values and rollouts with the reference.
+its moves, baseline policy, blind rule, values and rollouts with the reference.
 
-- ``rollouts(samples, seed)``: each legal move, then the baseline policy, over sampled draws;
+- ``rollouts(samples, seed)``: each legal move, then the blind rule (``rule_move``: the same
+  rule as solodeck/games/boba.py's, weights from ``set_rule``), over sampled draws;
   sample i draws with splitmix64 seeded seed + i, the same samples for every move, each draw
   value v with probability counts[v] / unseen, taken as ``next() % unseen`` over the values in
   ascending order exactly as solodeck.solvers.sampling.sample_outcome does.
@@ -14,6 +15,7 @@ its moves, baseline policy, values and rollouts with the reference.
   (P(win), E[score x win]), with a table keyed on the exact position (queues sorted).
 """
 from libc.stdlib cimport calloc, free
+from libc.math cimport pow
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t
 from shared cimport (STOP_NONE, STOP_TIME, STOP_STATES, next_random, Clock, clock_restart, clock_start,
@@ -173,19 +175,196 @@ cdef inline void baseline_target(Pos* p) noexcept nogil:
     p.phase = DRAW
 
 
+# -- the blind rule (solodeck/games/boba.py rule_move; the same arithmetic in the same order) --
+# A value is lost when every copy not yet discarded is discarded: boba.py's SURVIVE[u][k] are its
+# odds with u copies unseen and k queued (set by Search.set_rule).
+cdef double SURVIVE[COPIES + 1][COPIES + 1]
+cdef int RULE_ROUNDS = 3
+cdef double ALPHA = 1.0
+
+
+cdef void set_weights(survive, double alpha, int rounds) except *:
+    global RULE_ROUNDS, ALPHA
+    cdef int u, k
+    for u in range(COPIES + 1):
+        for k in range(COPIES + 1):
+            SURVIVE[u][k] = survive[u][k]
+    ALPHA = alpha
+    RULE_ROUNDS = rounds
+
+
+ctypedef struct Odds:
+    int below[TOPV]           # unseen cards of value <= v
+    int unseen
+    int best1[NQ][TOPV]       # per queue, one card of value r gone (0: none): best fit count,
+    int idx1[NQ][TOPV]        # its gap,
+    int best2[NQ][TOPV]       # and the second best
+    int queued[TOPV]          # cards of value v in the queues
+    int copies[NQ][TOPV]      # cards of value v in queue q
+    double stay_after[NQ][TOPV]  # stay_value(q, v) and kick_value(v): a draw of v that misses
+    double kick_after[TOPV]
+
+
+cdef inline double survival(int u, int k, int u2, int k2) noexcept nogil:
+    """What moving a value's copies from u unseen and k queued to u2 and k2 does to its odds."""
+    return SURVIVE[u2][k2] / SURVIVE[u][k]
+
+
+cdef inline int odds_fit(Odds* o, int lo, int hi, int r) noexcept nogil:
+    if lo < 1:
+        lo = 1
+    if hi > 13:
+        hi = 13
+    return o.below[hi] - o.below[lo - 1] - (1 if r and lo <= r <= hi else 0)
+
+
+cdef double kick_value(Pos* p, Odds* o, int v) noexcept nogil:
+    """A kick of the drawn v: it is discarded, then a card drawn from the unseen is."""
+    cdef double factor = survival(p.counts[v], o.queued[v], p.counts[v] - 1, o.queued[v]), burn = 0.0
+    cdef int left = o.unseen - 1, b, n
+    if left == 0:
+        return factor
+    for b in range(1, TOPV):
+        n = p.counts[b] - (1 if b == v else 0)
+        if n:
+            burn += n * survival(n, o.queued[b], n - 1, o.queued[b])
+    return factor * burn / left
+
+
+cdef double stay_value(Pos* p, Odds* o, int q, int v) noexcept nogil:
+    """A stay at queue q with the drawn v: the queue's cards are discarded, v starts it again;
+    then the best gap's odds, the fresh queue's among them."""
+    cdef int left = o.unseen - 1, best = -1, other, i = 0, n, w
+    cdef double factor = 1.0
+    while i < p.qlen[q]:  # each run of equal values, low to high
+        w = p.q[q][i]
+        n = o.copies[q][w]
+        if w != v:
+            factor *= survival(p.counts[w], o.queued[w], p.counts[w], o.queued[w] - n)
+        i += n
+    factor *= survival(p.counts[v], o.queued[v], p.counts[v] - 1, o.queued[v] - o.copies[q][v] + 1)
+    if left == 0:
+        return factor
+    for other in range(NQ):
+        if other != q and o.best1[other][v] > best:
+            best = o.best1[other][v]
+    best = max3(best, odds_fit(o, 0, v, v), odds_fit(o, v, TOPV, v))
+    return factor * pow(<double>best / left, ALPHA)
+
+
+cdef inline int max3(int a, int b, int c) noexcept nogil:
+    if b > a:
+        a = b
+    return c if c > a else a
+
+
+cdef void odds_init(Pos* p, Odds* o) noexcept nogil:
+    cdef int v, q, g, r, f, b1, i1, b2, i
+    memset(o, 0, sizeof(Odds))
+    for v in range(1, TOPV):
+        o.below[v] = o.below[v - 1] + p.counts[v]
+    o.unseen = p.unseen
+    for q in range(NQ):
+        for i in range(p.qlen[q]):
+            o.copies[q][p.q[q][i]] += 1
+            o.queued[p.q[q][i]] += 1
+        for r in range(TOPV):
+            b1 = -1; i1 = -1; b2 = -1
+            for g in range(p.qlen[q] + 1):
+                f = odds_fit(o, lo_of(p, q, g), hi_of(p, q, g), r)
+                if f > b1:
+                    b2 = b1; b1 = f; i1 = g
+                elif f > b2:
+                    b2 = f
+            o.best1[q][r] = b1; o.idx1[q][r] = i1; o.best2[q][r] = b2
+    for v in range(1, TOPV):
+        if p.counts[v]:
+            o.kick_after[v] = kick_value(p, o, v)
+            for q in range(NQ):
+                o.stay_after[q][v] = stay_value(p, o, q, v)
+
+
+cdef double gap_value(Pos* p, Odds* o, int q, int g) noexcept nogil:
+    """The odds of aiming at gap g of queue q: over each value v the next draw may have, the
+    best gap's odds after v joins the queue, or after the better of a stay and a kick."""
+    cdef int lo = lo_of(p, q, g), hi = hi_of(p, q, g), left = o.unseen - 1, v, n, nmiss = 0, k, best, other
+    cdef bint goes_on = left >= 2
+    cdef double fitted = 0.0, value = 0.0, total, kick, factor
+    cdef int miss_n[TOPV]
+    cdef double miss_stay[TOPV]
+    cdef double miss_kick[TOPV]
+    for v in range(1, TOPV):
+        n = p.counts[v]
+        if not n:
+            continue
+        if lo <= v <= hi:
+            factor = survival(n, o.queued[v], n - 1, o.queued[v] + 1)
+            if left == 0:
+                fitted += n * factor
+            else:
+                best = max3(o.best1[q][v] if o.idx1[q][v] != g else o.best2[q][v],
+                            odds_fit(o, lo, v, v), odds_fit(o, v, hi, v))
+                for other in range(NQ):
+                    if other != q and o.best1[other][v] > best:
+                        best = o.best1[other][v]
+                fitted += n * factor * pow(<double>best / left, ALPHA)
+        else:
+            miss_n[nmiss] = n
+            miss_stay[nmiss] = o.stay_after[q][v]
+            miss_kick[nmiss] = o.kick_after[v]
+            nmiss += 1
+    for _ in range(RULE_ROUNDS if goes_on else 1):
+        total = fitted
+        for k in range(nmiss):
+            kick = miss_kick[k] * value if goes_on else miss_kick[k]
+            total += miss_n[k] * (miss_stay[k] if miss_stay[k] >= kick else kick)
+        value = total / o.unseen
+    return value
+
+
+cdef inline bint rule_stays(Pos* p) noexcept nogil:
+    """After a miss: stay unless a kick (its discards, then the same gap again) has better odds,
+    both valued as from before the draw (the drawn card counted back among the unseen)."""
+    cdef Odds o
+    cdef Pos before = p[0]
+    cdef double kick
+    before.counts[p.hand] += 1
+    before.unseen += 1
+    odds_init(&before, &o)
+    kick = o.kick_after[p.hand]
+    if p.unseen >= 2:  # the kick burns one card and draws again for the same gap
+        kick *= gap_value(&before, &o, p.tq, p.tg)
+    return o.stay_after[p.tq][p.hand] >= kick
+
+
+cdef inline void rule_target(Pos* p) noexcept nogil:
+    """The gap with the best odds after the draw; ties to the first in order."""
+    cdef Odds o
+    cdef int q, g
+    cdef double value, best = -1.0
+    odds_init(p, &o)
+    for q in range(NQ):
+        for g in range(p.qlen[q] + 1):
+            value = gap_value(p, &o, q, g)
+            if value > best:
+                best = value
+                p.tq = q; p.tg = g
+    p.phase = DRAW
+
+
 cdef int play_out(Pos* p, uint64_t* rng) noexcept nogil:
-    """Play to the end with the baseline policy; the score on a win, -1 on a loss."""
+    """Play to the end with the blind rule; the score on a win, -1 on a loss."""
     while True:
         if p.lost:
             return -1
         if p.phase == CHOOSE:
             if p.unseen == 0:
                 return total_in_queues(p)
-            baseline_target(p)
+            rule_target(p)
         elif p.phase == DRAW:
             do_draw(p, sample(p, rng))
         elif p.phase == PENDING:
-            if baseline_stays(p):
+            if rule_stays(p):
                 do_stay(p)
             else:
                 do_kick(p)
@@ -257,6 +436,11 @@ cdef class Search:
         self.pos.hand = hand
         self.pos.phase = BURN if burn else (PENDING if hand else (DRAW if target is not None else CHOOSE))
 
+    def set_rule(self, survive, double odds_power, int rounds):
+        """The blind rule's weights (solodeck/games/boba.py SURVIVE, ODDS_POWER, RULE_ROUNDS),
+        for every search: until this is called the rule is not set."""
+        set_weights(survive, odds_power, rounds)
+
     def moves(self):
         """The legal moves in the reference's order: ("target", q, g) (q 0-3), "stay", "kick"."""
         cdef int q, g
@@ -277,6 +461,16 @@ cdef class Search:
         baseline_target(&p)
         return ("target", p.tq, p.tg)
 
+    def rule_move(self):
+        """The blind rule's move (solodeck/games/boba.py rule_move)."""
+        cdef Pos p = self.pos
+        if p.lost or p.phase in (DRAW, BURN) or (p.phase == CHOOSE and p.unseen == 0):
+            return None
+        if p.phase == PENDING:
+            return "stay" if rule_stays(&p) else "kick"
+        rule_target(&p)
+        return ("target", p.tq, p.tg)
+
     cdef void _apply(self, Pos* p, move) noexcept:
         if move == "stay":
             do_stay(p)
@@ -286,7 +480,7 @@ cdef class Search:
             p.tq = move[1]; p.tg = move[2]; p.phase = DRAW
 
     def rollouts(self, int samples, uint64_t seed):
-        """[(move, wins, score_sum)] for each legal move: the move, then the baseline policy, over
+        """[(move, wins, score_sum)] for each legal move: the move, then the blind rule, over
         ``samples`` sampled orders of the unseen cards (sample i seeded seed + i)."""
         cdef Pos start, p
         cdef int k, wins, score_sum, r, lo, hi
