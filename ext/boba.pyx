@@ -479,15 +479,45 @@ cdef class Search:
         else:
             p.tq = move[1]; p.tg = move[2]; p.phase = DRAW
 
-    def rollouts(self, int samples, uint64_t seed):
-        """[(move, wins, score_sum)] for each legal move: the move, then the blind rule, over
-        ``samples`` sampled orders of the unseen cards (sample i seeded seed + i)."""
+    def rule_values(self):
+        """The blind rule's odds of each target, in the order of moves() (a decision before a draw)."""
+        cdef Odds o
+        cdef int q, g
+        if self.pos.lost or self.pos.phase != CHOOSE or self.pos.unseen == 0:
+            return []
+        odds_init(&self.pos, &o)
+        return [gap_value(&self.pos, &o, q, g) for q in range(NQ) for g in range(self.pos.qlen[q] + 1)]
+
+    def rule_candidates(self, int count):
+        """The ``count`` targets with the best odds by the blind rule (ties: the first in order),
+        one of each set of targets that lead to the same positions (the same cards in the queue,
+        the same neighbours); every move after a miss."""
+        if self.pos.phase != CHOOSE:
+            return self.moves()
+        moves, values = self.moves(), self.rule_values()
+        order = sorted(range(len(moves)), key=lambda i: -values[i])
+        out, seen = [], set()
+        for i in order:
+            q, g = moves[i][1], moves[i][2]
+            form = (tuple(self.pos.q[q][j] for j in range(self.pos.qlen[q])), lo_of(&self.pos, q, g),
+                    hi_of(&self.pos, q, g))
+            if form not in seen:
+                seen.add(form)
+                out.append(moves[i])
+                if len(out) == count:
+                    break
+        return out
+
+    def rollouts(self, int samples, uint64_t seed, int candidates=0):
+        """[(move, wins, score_sum)] for each legal move (or only the rule's ``candidates`` best,
+        rule_candidates): the move, then the blind rule, over ``samples`` sampled orders of the
+        unseen cards (sample i seeded seed + i)."""
         cdef Pos start, p
         cdef int k, wins, score_sum, r, lo, hi
         cdef uint64_t rng
         out = []
         done = {}
-        for move in self.moves():
+        for move in (self.rule_candidates(candidates) if candidates > 0 else self.moves()):
             if move not in ("stay", "kick"):
                 lo = lo_of(&self.pos, move[1], move[2]); hi = hi_of(&self.pos, move[1], move[2])
                 if (move[1], lo, hi) in done:  # a twin gap: the very same positions follow

@@ -11,7 +11,8 @@ from blind_oracle import blind_value, every_order
 from conftest import PUZZLES, fixed_line, random_line, random_position
 from solodeck.api import NO_WIN, Deal, advance_chance
 from solodeck.errors import MoveError
-from solodeck.games.boba import (CARDS, KICK, NO_DISCARDS, STAY, State, Target, fits, gap_bounds, parse_move,
+from solodeck.games.boba import (CARDS, KICK, NO_DISCARDS, STAY, Odds, State, Target, fits, gap_bounds, parse_move,
+                                 rule_candidates, rule_move,
                                  value_name)
 from solodeck.registry import get_game
 from solodeck.solvers import Limits, solve_open
@@ -336,16 +337,19 @@ def test_blind_values_equal_the_brute_force_over_every_order(cards_left):
 
 
 def test_rollouts_match_the_python_playout():
-    """Rollouts are the move then the baseline policy over SplitMix64-seeded draws (seed + i)."""
+    """Rollouts are the move then the blind rule over SplitMix64-seeded draws (seed + i)."""
     state = advance_chance(GAME.initial_state(GAME.new_deal(7)))
     for _ in range(30):
-        state = advance_chance(state.play(GAME.baseline_move(state)))
+        state = advance_chance(state.play(GAME.rollout_move(state)))
     rows = {str(m): (w, s) for m, w, s in __import__("solodeck.solvers.sampling", fromlist=["x"])
             .rollout_stats(GAME, state, 6, seed=11)}
-    for move in state.legal_moves()[:5]:
+    assert len(rows) >= 2
+    for move in state.legal_moves():
+        if str(move) not in rows:  # the kernel values only the rule's best targets
+            continue
         wins = total = 0
         for i in range(6):
-            final = play_out(GAME, state.play(move), SplitMix64(11 + i), GAME.baseline_move)
+            final = play_out(GAME, state.play(move), SplitMix64(11 + i), GAME.rollout_move)
             if final.outcome().won:
                 wins, total = wins + 1, total + final.outcome().score
         assert rows[str(move)] == (wins, total)
@@ -356,8 +360,118 @@ def test_blind_exact_and_estimated_agree_on_an_endgame():
     exact = exact_rows(GAME, state, Limits())
     estimated = estimated_rows(GAME, state, 300)
     best = {str(r["move"]): r["win_probability"] for r in exact}
-    for row in estimated:  # a rollout follows the baseline after the move: never above best play
+    valued = [row for row in estimated if row["interval"] is not None]
+    assert valued
+    for row in valued:  # a rollout follows the rule after the move: never above best play
         assert row["interval"][0] <= best[str(row["move"])] + 1e-9
+
+
+# -- the blind rule (docs/rules/boba.md "The blind rule") ---------------------------------------
+def position(queues, discarded="", hand=None, target=None):
+    """A position whose unseen cards are every card not in the queues, the discards (values) or
+    the hand, in value order (the rule never looks at the order)."""
+    d = list(NO_DISCARDS)
+    for v in map(int, discarded.split()):
+        d[v] += 1
+    placed = [sum(q.count(v) for q in queues) + d[v] + (hand == v) for v in range(14)]
+    deck = tuple(v for v in range(1, 14) for _ in range(4 - placed[v]))
+    return State(tuple(tuple(sorted(q)) for q in queues), tuple(d), deck, target, hand)
+
+
+QUEUES = [(2, 9), (5,), (13,), (7, 11)]
+
+
+def test_the_rule_aims_where_the_cards_to_come_fit():
+    """The last card, or three of one value: the rule aims where it fits, and wins."""
+    for deck in [(4,), (6, 6, 6)]:
+        state = State(((2, 9), (5, 6), (13,), (7, 11)), NO_DISCARDS, deck)
+        move = rule_move(state)
+        assert fits(state.queues[move.queue - 1], move.gap, deck[0])
+        assert _play_dealt(state, rule_move).outcome().score == 7 + len(deck)  # nothing discarded
+
+
+def test_a_miss_at_a_one_card_queue_stays():
+    """The stay discards one card and keeps the drawn one; a kick would discard two."""
+    assert rule_move(position(QUEUES, hand=3, target=(1, 1))) == STAY
+
+
+def test_a_miss_at_a_long_queue_kicks():
+    """Six cards to discard against two: kick."""
+    state = position([(2, 3, 4, 6, 8, 9)] + QUEUES[1:], hand=12, target=(0, 6))
+    assert rule_move(state) == KICK
+
+
+def test_the_rule_weighs_how_close_the_drawn_value_is_to_its_fourth_discard():
+    """A Q misses 2-9: with no Q out, a kick (two cards) beats a stay (two cards and the queue's
+    gaps); with two Qs out, the kick would leave one Q between the player and a loss: stay."""
+    assert rule_move(position(QUEUES, hand=12, target=(0, 1))) == KICK
+    assert rule_move(position(QUEUES, "12 12", hand=12, target=(0, 1))) == STAY
+
+
+def test_the_rule_never_chooses_a_discard_that_loses_when_the_other_does_not():
+    stay_loses = position([(2, 4, 9)] + QUEUES[1:], "4 4 4", hand=12, target=(0, 1))
+    assert stay_loses.stay_loses() and not stay_loses.kick_loses()
+    assert rule_move(stay_loses) == KICK
+    kick_loses = position([(2, 4, 5, 6, 8, 9)] + QUEUES[1:], "12 12 12", hand=12, target=(0, 1))
+    assert kick_loses.kick_loses() and not kick_loses.stay_loses()
+    assert rule_move(kick_loses) == STAY
+
+
+def test_a_queued_copy_is_safer_than_an_unseen_one():
+    """The rule's odds of a value: each copy not yet discarded must go for a loss, an unseen one
+    more likely (a kick's blind discard, a miss) than a queued one (only a stay discards it)."""
+    odds = Odds(QUEUES, position(QUEUES).unseen_counts())
+    fits_a_2 = odds.gap_value(0, 0)  # below the 2: A or 2
+    assert 0 < fits_a_2 < odds.gap_value(1, 1)
+    from solodeck.games.boba import SURVIVE
+    assert SURVIVE[0][1] > SURVIVE[1][0] and SURVIVE[0][0] == 0.0 and SURVIVE[4][0] > SURVIVE[1][0]
+
+
+def test_the_rule_and_its_candidates_are_blind():
+    """A world with the same view (the unseen cards in another order) gets the same decision."""
+    rng = random.Random(4)
+    checked = 0
+    for seed in range(6):
+        state = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
+        while state.outcome() is None:
+            deck = list(state.deck)
+            rng.shuffle(deck)
+            twin = State(state.queues, state.discards, tuple(deck), state.target, state.hand)
+            assert sorted(twin.deck) == sorted(state.deck)
+            assert rule_move(twin) == rule_move(state)
+            assert rule_candidates(twin, 3) == rule_candidates(state, 3)
+            checked += 1
+            state = advance_chance(state.play(rule_move(state) if checked % 3 else rng.choice(state.legal_moves())))
+    assert checked > 150
+
+
+def test_rule_candidates_are_the_rules_best_targets_one_of_each_form():
+    state = position([(4, 4, 4), (13,), (13,), (7, 11)])
+    candidates = rule_candidates(state, 20)
+    assert candidates[0] == rule_move(state)
+    forms = {(state.queues[m.queue - 1], gap_bounds(state.queues[m.queue - 1], m.gap)) for m in candidates}
+    assert len(forms) == len(candidates) < len(state.legal_moves())  # twins folded, within and across queues
+    assert rule_candidates(state, 2) == candidates[:2]
+    missed = position(QUEUES, hand=3, target=(1, 1))
+    assert rule_candidates(missed, 1) == [STAY, KICK]  # after a miss: both answers
+
+
+def test_the_rule_wins_more_often_than_the_baseline():
+    """On 40 seeded deals (seeds >= 10000: never the results' deals) the rule wins clearly more."""
+    def wins(choose):
+        won = 0
+        for seed in range(10_000, 10_040):
+            state = GAME.initial_state(GAME.new_deal(seed))
+            won += _play_dealt(state, choose).outcome().won
+        return won
+    assert wins(rule_move) >= wins(GAME.baseline_move) + 4
+
+
+def _play_dealt(state, choose):
+    """Play the deal as dealt (chance by the deck order), decisions by ``choose``."""
+    while state.outcome() is None or state.is_chance():
+        state = state.apply_chance(state.dealt_outcome()) if state.is_chance() else state.play(choose(state))
+    return state
 
 
 def test_play_command(cli):

@@ -1,5 +1,5 @@
-"""The Boba kernel (ext/boba.pyx) against the reference engine: moves, the baseline policy along
-whole games, exact blind values, rollouts sample for sample, limits."""
+"""The Boba kernel (ext/boba.pyx) against the reference engine: moves, the baseline policy and the
+blind rule along whole games, exact blind values, rollouts sample for sample, limits."""
 import random
 import sys
 from pathlib import Path
@@ -8,14 +8,15 @@ import pytest
 
 from solodeck.api import advance_chance
 from solodeck.ext import load
-from solodeck.games.boba import BlindKernel, _from_kernel, _set_kernel_position
+from solodeck.games.boba import (ROLLOUT_CANDIDATES, BlindKernel, Odds, _from_kernel, _set_kernel_position,
+                                 rule_candidates, rule_move)
 from solodeck.registry import get_game
 from solodeck.solvers import Limits
 from solodeck.solvers.expectimax import ExpectimaxSolver
 from solodeck.solvers.sampling import SplitMix64, play_out
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_boba import blind_cases  # noqa: E402  the same random endgames as the reference tests
+from test_boba import blind_cases, endgame  # noqa: E402  the same random endgames as the reference tests
 
 GAME = get_game("boba")
 KERNEL = load("boba")
@@ -71,22 +72,54 @@ def test_one_table_serves_many_positions():
                                                        abs=1e-9)
 
 
+def test_the_rule_equals_the_reference_state_by_state():
+    """The kernel's blind rule (rollouts play it) makes the reference's move, and ranks its
+    candidates the same, at every decision of random games and of random endgames."""
+    rng = random.Random(6)
+    checked = pending = 0
+    states = list(random_states(range(25), rng))
+    states += [endgame(rng, cards_left, pending=i % 2 == 1) for i in range(60) for cards_left in (1, 2, 3, 6)]
+    for state in states:
+        search = kernel_at(state)
+        assert _from_kernel(search.rule_move()) == rule_move(state), str(state)
+        assert [_from_kernel(m) for m in search.rule_candidates(3)] == rule_candidates(state, 3), str(state)
+        checked += 1
+        pending += state.hand is not None
+    assert checked > 600 and pending > 60
+
+
+def test_the_rules_odds_equal_the_reference_exactly():
+    """Not only the same moves: the same numbers, to the last bit (the same arithmetic in the same order)."""
+    rng = random.Random(9)
+    compared = 0
+    for i, state in enumerate(random_states(range(4), rng)):
+        if state.hand is not None or i % 5:
+            continue
+        odds = Odds(state.queues, state.unseen_counts())
+        assert kernel_at(state).rule_values() == [odds.gap_value(m.queue - 1, m.gap) for m in state.legal_moves()]
+        compared += 1
+    assert compared > 10
+
+
 def test_rollouts_equal_the_python_rollouts_sample_for_sample():
+    """The kernel's rollouts: the rule's best targets (every move after a miss), each then the
+    blind rule, the same draws as solvers/sampling.py's play_out with GAME.rollout_move."""
     rng = random.Random(8)
     compared = 0
     for i, state in enumerate(random_states(range(3), rng)):
         if i % 9:
             continue
-        fast = GAME.fast_rollouts(state, 5, 100 + i)
+        fast = GAME.fast_rollouts(state, 4, 100 + i)
+        assert [m for m, _w, _t in fast] == rule_candidates(state, ROLLOUT_CANDIDATES)
         for move, wins, total in fast:
             w = t = 0
-            for k in range(5):
-                outcome = play_out(GAME, state.play(move), SplitMix64(100 + i + k), GAME.baseline_move).outcome()
+            for k in range(4):
+                outcome = play_out(GAME, state.play(move), SplitMix64(100 + i + k), GAME.rollout_move).outcome()
                 if outcome.won:
                     w, t = w + 1, t + outcome.score
             assert (wins, total) == (w, t), (str(state), str(move))
             compared += 1
-    assert compared > 50
+    assert compared >= 16
 
 
 def test_limits_stop_the_kernel_and_say_so():

@@ -284,6 +284,7 @@ NO_DISCARDS = (0,) * (TOP)  # index 0 unused, 1..13
 UNSEEN_RISK, QUEUED_RISK = 0.7, 0.4
 ODDS_POWER = 0.75  # the next turn's odds (the best gap's share of the unseen) count to this power
 RULE_ROUNDS = 8    # rounds of the kick's fixed point (a kick draws for the same gap again)
+ROLLOUT_CANDIDATES = 2  # the blind policy's rollouts value the rule's best few targets (rule_candidates)
 SURVIVE = tuple(tuple(1.0 - UNSEEN_RISK ** u * QUEUED_RISK ** k for k in range(COPIES + 1))
                 for u in range(COPIES + 1))
 
@@ -403,6 +404,27 @@ class Odds:
         return value
 
 
+def rule_candidates(state, count):
+    """The ``count`` targets with the best odds by the blind rule (ties: the first in order), one
+    of each set that lead to the same positions (State.search_moves' folding); every move after a
+    miss. The blind policy's rollouts value only these (Boba.fast_rollouts)."""
+    moves = state.legal_moves()
+    if state.hand is not None or not moves:
+        return moves
+    odds = Odds(state.queues, state.unseen_counts())
+    values = [odds.gap_value(m.queue - 1, m.gap) for m in moves]
+    out, seen = [], set()
+    for i in sorted(range(len(moves)), key=lambda i: -values[i]):
+        queue = state.queues[moves[i].queue - 1]
+        form = (queue, gap_bounds(queue, moves[i].gap))
+        if form not in seen:
+            seen.add(form)
+            out.append(moves[i])
+            if len(out) == count:
+                break
+    return out
+
+
 def rule_move(state):
     """The blind rule (docs/rules/boba.md "The blind rule"): the gap with the best odds over the
     next draw; after a miss, the better of a stay and a kick by the same odds, valued as before
@@ -439,6 +461,9 @@ class Boba(OneDeckGame):
     score_sense = "higher"
     modes = ("open", "blind")
     kernel = "boba"
+    blind_samples = 128       # rollouts per move: the kernel's rollouts value only the rule's best two targets
+    rollout_keeps_rule = True  # the policy leaves the rule's move only for more wins in the samples
+    blind_exact_states = 5000  # the exact endgame: a failed attempt costs a few ms, not tens
     piles = {"deck": "the 52 cards, top first; the first four start queues 1-4"}
 
     def initial_state(self, deal: Deal) -> State:
@@ -505,7 +530,7 @@ class Boba(OneDeckGame):
             return None
         search = kernel.Search(1.0)
         _set_kernel_position(search, state)
-        return [(_from_kernel(m), wins, total) for m, wins, total in search.rollouts(samples, seed)]
+        return [(_from_kernel(m), wins, total) for m, wins, total in search.rollouts(samples, seed, ROLLOUT_CANDIDATES)]
 
 
 GAME = Boba()  # the registry's instance (solodeck/registry.py)
