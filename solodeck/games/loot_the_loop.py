@@ -393,9 +393,9 @@ class LootTheLoop(Game):
 
 # -- the blind rule (Game.rollout_move): docs/rules/loot-the-loop.md, "The blind rule" --------------
 PLAN_NODES = 400      # the most positions the rule's plan search enters at one decision
-ACE_WORTH = 1000      # a leaf's worth per ace scored: every ace is needed to win
+ACE_WORTH = 100       # a leaf's worth per ace scored: every ace is needed to win
 ALIVE_WORTH = 100     # ... times the chance the next look leaves a way on
-NOTE_WORTH = 10       # ... per note held (a way out later)
+NOTE_WORTH = 30       # ... per note held (a way out later)
 SCORE_WORTH = 0       # ... per card in the score pile
 
 
@@ -415,25 +415,54 @@ def _class_odds(state) -> list:
 
 
 # the worth of an explore by its landing (the rule's odds): onto an ace, or the exit with every ace
-# scored; onto a face-down card or a trinket; onto the exit with an ace still out (stuck there,
-# unless the next card or a note moves on); a way on by a note alone
-LAND_ACE, LAND_ON, LAND_EXIT_EARLY, NOTE_FLOOR = 1.0, 0.6, 0.1, 0.5
+# scored; a way on after it (the worth of where it leaves the player, _standing_worth)
+LAND_ACE, LAND_ON = 1.0, 0.6
 
 
-def _landing_worths(state) -> dict:
-    """{trinket class: the worth of an explore by its value} once the top two are face up."""
-    deck, n = state.deck, len(state.deck)
-    aces_left = state.aces_left()
-    worths = {}
-    for cls in range(ACE_CLASS + 1, ACE_CLASS + 10):
-        land = deck[(cls - 1) % n]
-        if (cls - 1) % n < 2 or not is_up(land):
-            worths[cls] = LAND_ON
-            continue
-        land_cls = card_class(card_of(land))
-        worths[cls] = (0.0 if land_cls == TRAP_CLASS else LAND_ACE if land_cls == ACE_CLASS
-                       else LAND_ON if land_cls > ACE_CLASS else LAND_EXIT_EARLY if aces_left else LAND_ACE)
-    return worths
+def _standing_worth(deck, j: int, dead_odds: float) -> float:
+    """Without notes, the worth of standing at deck place ``j`` (its top then): a face-down card is
+    looked at, and leaves no way on when it (and the face-down card after it) turn up no trinket,
+    ``dead_odds`` the chance of one such card; a face-up trinket on top or second goes on; two
+    face-up cards that are not trinkets are the end."""
+    n = len(deck)
+    top, second = deck[j % n], deck[(j + 1) % n]
+    if not is_up(top):
+        if is_up(second):
+            return LAND_ON if trinket_value(card_of(second)) else LAND_ON * (1 - dead_odds)
+        return LAND_ON * (1 - dead_odds * dead_odds)
+    if trinket_value(card_of(top)) or (is_up(second) and trinket_value(card_of(second))):
+        return LAND_ON
+    return 0.0
+
+
+def _landing_worth(deck, i: int, aces_left: int, dead_odds: float) -> float:
+    """The worth of an explore that lands on deck place ``i`` (the top two face up)."""
+    i %= len(deck)
+    land = deck[i]
+    if i < 2:  # one of the two cards being turned: whatever it shows, a way on is likely
+        return LAND_ON
+    if not is_up(land):
+        return _standing_worth(deck, i, dead_odds)
+    land_cls = card_class(card_of(land))
+    if land_cls == TRAP_CLASS:
+        return 0.0
+    if land_cls == ACE_CLASS or (land_cls == JOKER_CLASS and not aces_left):
+        return LAND_ACE
+    # a trinket scored (the next card on top), or the exit with an ace out (stuck on it)
+    return _standing_worth(deck, i + (land_cls > ACE_CLASS), dead_odds)
+
+
+def _landing_worths(state) -> tuple:
+    """({trinket class: the worth of an explore by its value}, the worth of the best note returned
+    and explored by) once the top two are face up: a note returned on top lands one card short."""
+    deck, aces_left = state.deck, state.aces_left()
+    odds = _class_odds(state)
+    unseen = sum(c for _cls, c in odds)
+    dead_odds = sum(c for cls, c in odds if cls <= ACE_CLASS) / unseen if unseen else 1.0
+    worths = {cls: _landing_worth(deck, cls - 1, aces_left, dead_odds) for cls in range(ACE_CLASS + 1, ACE_CLASS + 10)}
+    by_note = max((_landing_worth(deck, trinket_value(card) - 1, aces_left, dead_odds) for card in state.notes),
+                  default=0.0)
+    return worths, by_note
 
 
 def _look_odds(state) -> float:
@@ -442,8 +471,7 @@ def _look_odds(state) -> float:
     way on from the two cards on top (the better explore, or a note to return)."""
     odds = _class_odds(state)
     total = sum(c for _cls, c in odds)
-    worths = _landing_worths(state)
-    floor = NOTE_FLOOR if state.notes else 0.0
+    worths, floor = _landing_worths(state)
     worth_x = [(worths.get(cls, 0.0), cls, c) for cls, c in odds]
     if len(state.deck) < 2 or is_up(state.deck[1]):  # the second card is known
         second = card_class(card_of(state.deck[1])) if len(state.deck) > 1 else JOKER_CLASS
