@@ -15,7 +15,7 @@ Also open-mode time per deal and the blind policy's time per game.
 Part 2, the exact frontier of blind mode: decisions (before a draw) with k cards left, reached
 by the baseline policy on seeded deals, and the time to their exact blind value.
 
-Part 3, rollouts: the compiled kernel against the pure-Python estimator, on one position.
+Part 3, rollouts of the blind rule: the compiled kernel against the pure-Python estimator, on one position.
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ import chance_bench
 from chance_bench import percentile
 from solodeck.api import NO_WIN, advance_chance
 from solodeck.ext import load
+from solodeck.games.boba import ROLLOUT_CANDIDATES, rule_candidates
 from solodeck.registry import get_game
 from solodeck.solvers.sampling import SplitMix64, play_out
 
@@ -67,20 +68,20 @@ def frontier(args):
 
 
 def rollout_comparison(args):
-    print(f"\nPart 3: rollouts, kernel vs pure Python ({args.rollout_samples} samples per move)")
+    print(f"\nPart 3: rollouts of the blind rule, kernel vs pure Python ({args.rollout_samples} samples per move)")
     state = advance_chance(GAME.initial_state(GAME.new_deal(0)))
     for _ in range(10):
-        state = advance_chance(state.play(GAME.baseline_move(state)))
-    moves = state.legal_moves()
+        state = advance_chance(state.play(GAME.rollout_move(state)))
+    moves = rule_candidates(state, ROLLOUT_CANDIDATES)  # what the rollouts value
     start = time.perf_counter()
-    fast = GAME.fast_rollouts(state, args.rollout_samples, 0)
+    fast = GAME.fast_rollouts(state, args.rollout_samples, 0) if load("boba") is not None else None
     kernel_seconds = time.perf_counter() - start
     start = time.perf_counter()
     slow = []
     for move in moves:
         wins = 0
         for i in range(args.rollout_samples):
-            wins += bool(play_out(GAME, state.play(move), SplitMix64(i), GAME.baseline_move).outcome().won)
+            wins += bool(play_out(GAME, state.play(move), SplitMix64(i), GAME.rollout_move).outcome().won)
         slow.append(wins)
     python_seconds = time.perf_counter() - start
     same = fast is not None and [w for _m, w, _s in fast] == slow

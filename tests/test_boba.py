@@ -345,7 +345,7 @@ def test_rollouts_match_the_python_playout():
             .rollout_stats(GAME, state, 6, seed=11)}
     assert len(rows) >= 2
     for move in state.legal_moves():
-        if str(move) not in rows:  # the kernel values only the rule's best targets
+        if str(move) not in rows:  # the rollouts value only the rule's best targets
             continue
         wins = total = 0
         for i in range(6):

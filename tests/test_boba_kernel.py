@@ -8,8 +8,8 @@ import pytest
 
 from solodeck.api import advance_chance
 from solodeck.ext import load
-from solodeck.games.boba import (ROLLOUT_CANDIDATES, BlindKernel, Odds, _from_kernel, _set_kernel_position,
-                                 rule_candidates, rule_move)
+from solodeck.games.boba import (ROLLOUT_CANDIDATES, BlindKernel, Odds, _from_kernel, _python_rollouts,
+                                 _set_kernel_position, rule_candidates, rule_move)
 from solodeck.registry import get_game
 from solodeck.solvers import Limits
 from solodeck.solvers.expectimax import ExpectimaxSolver
@@ -111,6 +111,7 @@ def test_rollouts_equal_the_python_rollouts_sample_for_sample():
             continue
         fast = GAME.fast_rollouts(state, 4, 100 + i)
         assert [m for m, _w, _t in fast] == rule_candidates(state, ROLLOUT_CANDIDATES)
+        assert fast == _python_rollouts(GAME, state, 4, 100 + i)  # the fallback without the kernel
         for move, wins, total in fast:
             w = t = 0
             for k in range(4):

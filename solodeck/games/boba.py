@@ -461,10 +461,15 @@ class Boba(OneDeckGame):
     score_sense = "higher"
     modes = ("open", "blind")
     kernel = "boba"
-    blind_samples = 128       # rollouts per move: the kernel's rollouts value only the rule's best two targets
+    blind_samples = 128       # rollouts per move: only the rule's best two targets are rolled out
     rollout_keeps_rule = True  # the policy leaves the rule's move only for more wins in the samples
-    blind_exact_states = 5000  # the exact endgame: a failed attempt costs a few ms, not tens
     piles = {"deck": "the 52 cards, top first; the first four start queues 1-4"}
+
+    @property
+    def blind_exact_states(self):
+        """The blind policy's exact endgame: 5,000 states with the kernel (a failed attempt costs
+        a few ms, not the default's tens), else solvers/sampling.py's default for Python."""
+        return 5000 if self.load_kernel() is not None else None
 
     def initial_state(self, deal: Deal) -> State:
         if deal.position is not None:
@@ -524,16 +529,35 @@ class Boba(OneDeckGame):
         return BlindKernel(kernel, limits) if kernel is not None else None
 
     def fast_rollouts(self, state, samples, seed):
-        """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the blind rule."""
-        kernel = self.load_kernel()
-        if kernel is None or not state.legal_moves():
+        """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the blind rule, of the
+        rule's best targets only (rule_candidates). Without the kernel, the same rollouts in
+        Python (the same draws, tests/test_boba_kernel.py): the policy decides the same either way."""
+        if not state.legal_moves():
             return None
+        kernel = self.load_kernel()
+        if kernel is None:
+            return _python_rollouts(self, state, samples, seed)
         search = kernel.Search(1.0)
         _set_kernel_position(search, state)
         return [(_from_kernel(m), wins, total) for m, wins, total in search.rollouts(samples, seed, ROLLOUT_CANDIDATES)]
 
 
 GAME = Boba()  # the registry's instance (solodeck/registry.py)
+
+
+def _python_rollouts(game, state, samples, seed):
+    """The kernel's rollouts (Search.rollouts with ROLLOUT_CANDIDATES) in pure Python."""
+    from ..solvers.sampling import SplitMix64, play_out
+
+    stats = []
+    for move in rule_candidates(state, ROLLOUT_CANDIDATES):
+        wins = total = 0
+        for i in range(samples):
+            outcome = play_out(game, state.play(move), SplitMix64(seed + i), rule_move).outcome()
+            if outcome.won:
+                wins, total = wins + 1, total + outcome.score
+        stats.append((move, wins, total))
+    return stats
 
 
 def _set_kernel_position(search, state):
