@@ -878,7 +878,7 @@ def test_the_kernel_rolls_out_the_same_games_as_the_reference():
     if GAME.load_kernel() is None:
         pytest.skip("the kernel is not built (SOLODECK_NO_EXTENSIONS=1 or no compiler)")
     kernel, compared, wins = GAME.kernel, 0, 0
-    for seed, jokers in ((0, 2), (1, 1), (2, 0), (3, 2)):
+    for seed, jokers in ((0, 2), (1, 1), (2, 0)):
         rng = random.Random(seed)
         state = advance_chance(seeded(seed, jokers))
         while state.outcome() is None:

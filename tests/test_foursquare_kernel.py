@@ -72,7 +72,7 @@ def test_keys_fold_the_same_symmetries_as_the_reference():
     assert len(by_reference) > 5000
 
 
-@pytest.mark.parametrize("cards, cases, prune", [((2, 4), 100, False), ((5, 6), 20, True)])
+@pytest.mark.parametrize("cards, cases, prune", [((2, 4), 25, False), ((5, 6), 8, True)])
 def test_open_values_equal_the_reference(cards, cases, prune):
     """Small endgames against the plain unpruned search; larger ones against the pruned
     reference (itself checked against the unpruned search in test_solver_and_hints.py)."""
@@ -99,13 +99,13 @@ def test_open_lines_are_optimal_on_seeded_deals():
 def test_blind_values_equal_the_reference_expectimax():
     rng = random.Random(8)
     positive = 0
-    for _ in range(25):
+    for _ in range(12):
         state = advance_chance(endgame(rng, rng.randint(3, 5)))
         expected = ExpectimaxSolver(GAME, use_kernel=False).value(state)
         got = ExpectimaxSolver(GAME).value(state)
         assert got == pytest.approx(expected, abs=1e-9), str(state)
         positive += got[0] > 0
-    assert positive >= 5
+    assert positive >= 3
 
 
 def test_rollouts_equal_the_reference_sample_for_sample():

@@ -81,7 +81,7 @@ def test_values_equal_the_unpruned_reference_on_random_positions():
     generic search with no pruning at all."""
     rng = random.Random(11)
     kinds = {"lost": 0, "won-0": 0, "won-sacrifice": 0}
-    for _ in range(200):
+    for _ in range(100):
         state = random_position(rng, max_candidates=2)
         plain = DepthFirstSolver(GAME, Limits(max_states=20_000), prune=False).solve(state)
         if not plain.exact:  # too big for the plain search: compared on seeded deals below
@@ -93,7 +93,7 @@ def test_values_equal_the_unpruned_reference_on_random_positions():
             kinds["won-0" if fast.score == state.sacrificed else "won-sacrifice"] += 1
         else:
             kinds["lost"] += 1
-    assert sum(kinds.values()) >= 150 and all(kinds.values()), kinds  # every kind of answer occurs
+    assert sum(kinds.values()) >= 70 and all(kinds.values()), kinds  # every kind of answer occurs
 
 
 @needs_kernel
