@@ -3,6 +3,8 @@ against the plain reference, blind mode's view and sampling, the move-count regr
 import json
 import random
 from collections import Counter
+from fractions import Fraction
+from itertools import permutations, product
 from pathlib import Path
 
 import pytest
@@ -12,11 +14,13 @@ from solodeck import cards as C
 from solodeck.api import Deal, Outcome, advance_chance
 from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, MoveError
-from solodeck.games.hide_and_seek import (GAME, CanonicalSolver, KernelSolver, Move, assignments, cell_odds, consistent,
-                                          face_index, parse_move, position_form, seeded_grid)
+from solodeck.games.hide_and_seek import (GAME, KERNEL_KINDS, RULE_THRESHOLDS, SPACE_CELLS, CanonicalSolver, KernelSolver,
+                                          Move, _kernel_view, assignments, cell_odds, consistent, face_card, face_index,
+                                          parse_move, position_form, rule_move, seeded_grid, space_live, suit_odds)
 from solodeck.result import Limits
 from solodeck.shuffle import SplitMix64
 from solodeck.solvers import solve_open
+from solodeck.solvers.sampling import rollout_stats
 
 COUNTS = Path(__file__).parent / "data" / "hide_and_seek_move_counts.json"
 GRID = "JH QD KC QC QS KS QH KH KD JC JS JD"  # seed 0's grid: columns JH QS KD, QD KS JC, KC QH JS, QC KH JD
@@ -406,3 +410,140 @@ def test_the_kernel_stops_at_its_limits_and_never_calls_that_a_loss():
     assert (capped.status, capped.verdict) == ("memory-limit", "unknown")
     solver = KernelSolver(GAME, kernel, Limits(time_limit=30))  # the same solver, a fresh budget
     assert solver.solve(hard).exact and solver.value(hard) == (GAME.utility(Outcome(True, 40)), True)
+
+
+# -- the blind rule (rule_move) and its kernel rollouts ---------------------------------------------
+FULL = "T2=2S B2=3S T3=4S B3=5S T4=6S B4=7S L1=2H L2=3H R1=4H R2=5H"  # ten guesses; the tests add four more
+
+
+def consistent_grids(faces):
+    """Every valid grid agreeing with ``faces``, by brute force over assignments and column orders."""
+    grids = []
+    for a, _ways in consistent(faces):
+        columns = []
+        for c in range(4):
+            rows = [r for r in range(3) if faces[r * 4 + c] < 0]
+            free = [face_card(i) for i in range(12) if a[c] >> i & 1 and face_card(i) not in faces]
+            columns.append([dict(zip(rows, order)) for order in permutations(free)])
+        for pick in product(*columns):
+            grid = list(faces)
+            for c, placed in enumerate(pick):
+                for r, card in placed.items():
+                    grid[r * 4 + c] = card
+            grids.append(grid)
+    return grids
+
+
+def test_live_chances_count_the_consistent_grids():
+    state = position(playmates="JH (QD) (KC) QC (QS) KS (QH) (KH) (KD) (JC) JS (JD)")
+    faces = state.faces()
+    grids = consistent_grids(faces)
+    live = space_live(faces)
+    for p in range(14):
+        cells = [c for c in range(12) if SPACE_CELLS[p] >> c & 1 and faces[c] < 0]
+        for s in range(4):
+            hits = sum(any(g[c] // 13 == s for c in cells) for g in grids)
+            assert live[p][s] == pytest.approx(float(Fraction(hits, len(grids))), abs=1e-12), (p, s)
+    assert live[0][0 + 1] == 0.0  # column 1 shows JH: no heart is left beside T1
+    everywhere = space_live((-1,) * 12)
+    assert everywhere[0] == (0.75,) * 4  # a column holds three of the four suits
+
+
+def test_the_rule_first_places_where_a_card_is_likeliest_to_score():
+    state = advance_chance(GAME.initial_state(GAME.new_deal(0)))
+    # every suit is live above a column with chance 3/4, beside a row with less (0.70)
+    assert str(rule_move(state)) == "place T1"
+
+
+def test_the_rule_withdraws_a_dead_guess_that_blocks_a_good_space():
+    # JH is face up in column 1: the hearts above and below it can never score, and the top card is a heart
+    state = position(playmates="JH (QD) (KC) (QC) (QS) (KS) (QH) (KH) (KD) (JC) (JS) (JD)",
+                     spaces="T1=7H B1=8H L3=4D R3=5D " + FULL.replace("L1=2H L2=3H R1=4H R2=5H", "L1=2D L2=3D R1=6D R2=7D"),
+                     deck="2H " + all_cards_but("7H", "8H", "4D", "5D", "2S", "3S", "4S", "5S", "6S", "7S", "2D", "3D",
+                                                "6D", "7D", "2H"))
+    assert str(rule_move(state)) == "withdraw T1"
+
+
+def test_with_every_space_full_the_rule_reveals_the_playmate_expected_to_score_most():
+    # column 1 shows JH and QS: R3C1 is KD or KC, and four diamonds wait beside it
+    playmates = "JH (QD) (KC) (QC) QS (KS) (QH) (KH) (KD) (JC) (JS) (JD)"
+    spaces = "T1=2D B1=3D L3=4D R3=5D " + FULL
+    used = ("2D", "3D", "4D", "5D", "2S", "3S", "4S", "5S", "6S", "7S", "2H", "3H", "4H", "5H")
+    state = position(playmates=playmates, spaces=spaces, deck="2C " + all_cards_but(*used, "2C"))
+    assert suit_odds(state.faces())[8][2] == 0.5 and str(rule_move(state)) == "reveal R3C1"
+    empty = position(playmates=playmates, spaces=spaces, deck="", discard=all_cards_but(*used))
+    assert str(rule_move(empty)) == "reveal R3C1"  # the deck is empty: reveals only, the best first
+
+
+def test_the_rule_keeps_the_last_playmate_face_down_while_it_can_wait():
+    # only R3C4 is face down, and it must be JD (column 4 shows QC KH, and JS is at R3C3)
+    playmates = "JH QD KC QC QS KS QH KH KD JC JS (JD)"
+    spaces = "T4=2D L3=3D T2=2S B2=3S T3=4S B3=5S L1=2H L2=3H R1=4H R2=5H"
+    used = ("2D", "3D", "2S", "3S", "4S", "5S", "2H", "3H", "4H", "5H")
+    spade = position(playmates=playmates, spaces=spaces, deck="6S " + all_cards_but(*used, "6S"))
+    assert str(rule_move(spade)) == "place T1"  # into a dead space: revealing would end the game
+    diamond = position(playmates=playmates, spaces=spaces, deck="6D " + all_cards_but(*used, "6D"))
+    assert str(rule_move(diamond)) == "place B4"  # beside JD: it will score
+    full = position(playmates=playmates, spaces=spaces + " T1=6S B1=7S B4=8S R3=9S",
+                    deck="2C " + all_cards_but(*used, "6S", "7S", "8S", "9S", "2C"))
+    assert str(rule_move(full)) == "reveal R3C4"  # nowhere to go and nothing to withdraw
+
+
+def test_the_rule_wins_far_more_often_than_the_baseline():
+    wins = {"rule": 0, "baseline": 0}
+    for seed in range(10000, 10060):
+        for name, choose in (("rule", rule_move), ("baseline", GAME.baseline_move)):
+            state = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
+            while state.outcome() is None:
+                state = advance_chance(state.play(choose(state)))
+            wins[name] += state.outcome().won
+    assert wins["rule"] >= 2 * wins["baseline"] and wins["rule"] >= 12, wins
+
+
+def rule_decisions(seeds=range(3), every=3):
+    """Decisions along the rule's lines and along random lines of a few seeded deals."""
+    out = []
+    for seed in seeds:
+        for how in ("rule", "random"):
+            rng = random.Random(seed)
+            state = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
+            ply = 0
+            while state.outcome() is None:
+                if ply % every == 0:
+                    out.append(state)
+                move = rule_move(state) if how == "rule" else rng.choice(state.legal_moves())
+                state = advance_chance(state.play(move))
+                ply += 1
+    return out
+
+
+def test_the_rule_reads_only_the_view():
+    for state in rule_decisions(every=7):
+        move = rule_move(state)
+        assert {rule_move(state.sample_world(SplitMix64(k))) for k in range(4)} == {move}, state.seen_text()
+
+
+def test_the_kernel_plays_the_rule_move_for_move():
+    kernel = kernel_or_skip()
+    decisions = rule_decisions(seeds=range(8), every=1)
+    assert len(decisions) > 500
+    for state in decisions:
+        kind, where = kernel.rule_move(*_kernel_view(state), RULE_THRESHOLDS)
+        assert Move(KERNEL_KINDS[kind], where) == rule_move(state), state.seen_text()
+
+
+def test_the_kernel_rollouts_are_the_references_draw_for_draw(monkeypatch):
+    kernel_or_skip()
+    positions = rule_decisions(every=9)[::2]
+    fast = [GAME.fast_rollouts(state, 6, 100 + k) for k, state in enumerate(positions)]
+    monkeypatch.setattr(GAME, "load_kernel", lambda: None)  # the reference: Python rollouts
+    for k, (state, stats) in enumerate(zip(positions, fast)):
+        assert stats == rollout_stats(GAME, state, 6, 100 + k), state.seen_text()
+    assert len(positions) >= 8 and any(wins for stats in fast for _m, wins, *_r in stats)
+
+
+def test_the_kernel_rollouts_read_only_the_view():
+    kernel_or_skip()
+    for state in rule_decisions(every=11):
+        stats = GAME.fast_rollouts(state, 16, 5)
+        assert all(GAME.fast_rollouts(state.sample_world(SplitMix64(k)), 16, 5) == stats for k in range(3))
