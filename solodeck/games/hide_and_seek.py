@@ -1074,7 +1074,7 @@ def baseline_move(state: State):
 
 
 # -- the blind rule (Game.rollout_move) -------------------------------------------------------------
-# Thresholds in expected cards (tuned on seeds 11000-12999; docs/rules/hide-and-seek.md, "The blind rule").
+# Thresholds in expected cards (tuned on seeds 10000-12999; docs/rules/hide-and-seek.md, "The blind rule").
 RULE_PLACE = 0.5         # place the top card where it is live with at least this chance
 RULE_WITHDRAW = 0.6      # withdraw a guess when its space's best chance beats the guess's own by this
 RULE_REVEAL = 0.7        # reveal when the best reveal is expected to score this much ...
