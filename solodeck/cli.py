@@ -535,8 +535,10 @@ def _solve_blind(args, game, deal) -> int:
         state = advance_chance(game.initial_state(deal))  # the cards seen before the first decision
         samples = args.samples or (100 if game.estimator() == "determinized" else 1000)
         result = solve_blind(game, state, limits, samples, 0, progress)
-        # each decision's exact attempt: a second at most, and nothing once the budget is spent
-        per_decision = Limits(HINT_EXACT_SECONDS, args.max_states, args.memory, deadline)
+        # each decision's exact attempt: a second at most, and nothing once the budget is spent; where
+        # the first decision was exact, every later tree is a subtree of it: the same budget proves it
+        per_decision = Limits(exact_seconds if result.exact else HINT_EXACT_SECONDS, args.max_states, args.memory,
+                              deadline)
         hints = (build_blind_hints(game, deal, BlindPolicy(game, args.samples or game.blind_samples, 0, per_decision),
                                    per_decision)
                  if args.hints else None)
