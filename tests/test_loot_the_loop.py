@@ -19,12 +19,12 @@ from solodeck import cards as C
 from solodeck.api import Outcome, advance_chance
 from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, MoveError
-from solodeck.games.loot_the_loop import GAME, LOOK, MARK, Move, State, full_deck, parse_move, trinket_value
+from solodeck.games.loot_the_loop import GAME, LOOK, MARK, Move, State, full_deck, parse_move, rule_move, trinket_value
 from solodeck.registry import get_game
 from solodeck.shuffle import SplitMix64
 from solodeck.solvers import solve_open
 from solodeck.solvers.episode import MAX_DECISIONS, play_episode
-from solodeck.solvers.sampling import BaselinePolicy
+from solodeck.solvers.sampling import BaselinePolicy, RulePolicy
 
 # The cards that never leave the deck: the twelve traps and the exit.
 STAYING = "JS QS KS JH QH KH JD QD KD JC QC KC JK".split()
@@ -607,6 +607,66 @@ def test_the_baseline_looks_around_rather_than_land_on_the_exit_with_an_ace_left
     assert moves(state) == {"look", "explore 3"}
     assert state.play(explore(3)).outcome() == Outcome(False, state.score)  # no win: and stuck at once
     assert GAME.baseline_move(state) == LOOK
+
+
+# -- the blind rule (rollout_move) -------------------------------------------------------------------
+def test_the_rule_is_the_games_rollout_move():
+    state = position("4C 2D (3D) JK (5D) (6D)")
+    assert GAME.rollout_move(state) == rule_move(state)
+
+
+def test_the_rule_plans_a_win_through_a_mark():
+    """Every ace scored, the exit face up three cards down: neither explore reaches it (2 and 4 land
+    face down), but marking the 4 brings the 2 on top, two cards short of the exit."""
+    state = position("4C 2D (3D) JK (5D) (6D)")
+    assert rule_move(state) == MARK
+    state = state.play(MARK)
+    assert rule_move(state) == explore(2) and state.play(explore(2)).won
+
+
+def test_the_rule_returns_a_note_to_land_on_an_ace():
+    """The A♠ is two cards down: no explore counts 2 from here, but the 3 from the (full) notes,
+    returned on top, lands on it."""
+    state = position("9C 8C AS (5D) (6D) (7D) (8D) (9D) (TD) (2S) (3S) (4S)", "3H 9H 9S")
+    assert rule_move(state) == ret("3H")
+    state = state.play(ret("3H"))
+    assert rule_move(state) == explore(3) and state.play(explore(3)).aces_left() == 0
+
+
+def test_the_rule_looks_around_first_while_an_ace_stays_in_reach():
+    """The face-up 3 second reaches the A♠ now and still will after a look at the top card (a look
+    turns only the top card here): the rule looks first, and takes the ace when the look shows a trap."""
+    state = position("(5D) 3C (6D) AS (9D) (JS) (QS)")
+    assert moves(state) == {"look", "explore 3"}
+    assert rule_move(state) == LOOK
+    trap_on_top = state.play(LOOK).apply_chance(card("JS"))
+    assert tops(trap_on_top, 2) == "JS 3C" and rule_move(trap_on_top) == explore(3)
+
+
+def rule_decisions(seed):
+    """The decisions of the rule's game on a seeded deal, and its end."""
+    return play_episode(GAME.initial_state(GAME.new_deal(seed)), RulePolicy(GAME))
+
+
+def test_the_rule_is_blind():
+    """A twin world (the unseen cards dealt anew, everything seen the same) gets the same move, at
+    every decision of a game."""
+    decisions, _final = rule_decisions(10)
+    assert len(decisions) > 20
+    for k, decision in enumerate(decisions):
+        twin = decision.state.sample_world(SplitMix64(k))
+        assert twin.view() == decision.state.view()
+        assert rule_move(twin) == decision.move, str(decision.state)
+
+
+def test_the_rule_never_comes_back_to_a_position_and_wins_some_deals():
+    won = 0
+    for seed in range(10_000, 10_003):
+        decisions, final = rule_decisions(seed)
+        views = [d.state.view() for d in decisions]
+        assert len(set(views)) == len(views) and final.view() not in views, seed
+        won += final.won
+    assert won >= 1
 
 
 # -- the command line ----------------------------------------------------------------------------------

@@ -342,7 +342,9 @@ class LootTheLoop(Game):
     loss_has_score = True
     scores_losses = True
     modes = ("open", "blind")
-    blind_estimator = "rollouts"  # the baseline's rollouts: cheap (a game is a few dozen moves)
+    # the blind rule's own move: rolling it out in pure Python takes minutes a decision (the rule
+    # plans each move; docs/rules/loot-the-loop.md), and the baseline's rollouts almost never win
+    blind_estimator = "rule"
     blind_exact_states = 50  # exact blind values only where a handful of positions remain
     blind_samples = 16
     acyclic = False      # explores go round the loop, marks and returns undo each other
@@ -393,9 +395,10 @@ class LootTheLoop(Game):
 
 # -- the blind rule (Game.rollout_move): docs/rules/loot-the-loop.md, "The blind rule" --------------
 PLAN_NODES = 400      # the most positions the rule's plan search enters at one decision
+WIN_NODES = 5000      # ... while it has found no step into the unknown (a win may still be further on)
 ACE_WORTH = 100       # a leaf's worth per ace scored: every ace is needed to win
-ALIVE_WORTH = 100     # ... times the chance the next look leaves a way on
-NOTE_WORTH = 30       # ... per note held (a way out later)
+ALIVE_WORTH = 200     # ... times the chance the next look leaves a way on
+NOTE_WORTH = 60       # ... per note held (a way out later)
 SCORE_WORTH = 0       # ... per card in the score pile
 
 
@@ -507,7 +510,7 @@ def rule_move(state):
             return via
         for move in node.legal_moves():
             if _known_landing(node, move):
-                if len(first) < PLAN_NODES:
+                if len(first) < (PLAN_NODES if best is not None else WIN_NODES):
                     child = node.play(move)
                     if child.key() not in first:
                         first[child.key()] = via or move
