@@ -6,8 +6,9 @@ phases: CHOOSE (pick a target), DRAW (chance: the next card for the target), PEN
 card missed: stay or kick), BURN (chance: a kick discards the top card unseen). Tests compare
 its moves, baseline policy, blind rule, values and rollouts with the reference.
 
-- ``rollouts(samples, seed)``: each legal move, then the blind rule (``rule_move``: the same
-  rule as solodeck/games/boba.py's, weights from ``set_rule``), over sampled draws;
+- ``rollouts(samples, seed, candidates)``: each legal move (or the rule's ``candidates`` best
+  targets, ``rule_candidates``), then the blind rule (``rule_move``: the same rule as
+  solodeck/games/boba.py's, weights from ``set_rule``), over sampled draws;
   sample i draws with splitmix64 seeded seed + i, the same samples for every move, each draw
   value v with probability counts[v] / unseen, taken as ``next() % unseen`` over the values in
   ascending order exactly as solodeck.solvers.sampling.sample_outcome does.
@@ -16,7 +17,7 @@ its moves, baseline policy, blind rule, values and rollouts with the reference.
 """
 from libc.stdlib cimport calloc, free
 from libc.math cimport pow
-from libc.string cimport memset, memcpy
+from libc.string cimport memset
 from libc.stdint cimport uint64_t
 from shared cimport (STOP_NONE, STOP_TIME, STOP_STATES, next_random, Clock, clock_restart, clock_start,
                      clock_expired, capacity_for, table_full, grow_or_clear)
@@ -180,16 +181,16 @@ cdef inline void baseline_target(Pos* p) noexcept nogil:
 # odds with u copies unseen and k queued (set by Search.set_rule).
 cdef double SURVIVE[COPIES + 1][COPIES + 1]
 cdef int RULE_ROUNDS = 3
-cdef double ALPHA = 1.0
+cdef double ODDS_POWER = 1.0
 
 
-cdef void set_weights(survive, double alpha, int rounds) except *:
-    global RULE_ROUNDS, ALPHA
+cdef void set_weights(survive, double odds_power, int rounds) except *:
+    global RULE_ROUNDS, ODDS_POWER
     cdef int u, k
     for u in range(COPIES + 1):
         for k in range(COPIES + 1):
             SURVIVE[u][k] = survive[u][k]
-    ALPHA = alpha
+    ODDS_POWER = odds_power
     RULE_ROUNDS = rounds
 
 
@@ -249,7 +250,7 @@ cdef double stay_value(Pos* p, Odds* o, int q, int v) noexcept nogil:
         if other != q and o.best1[other][v] > best:
             best = o.best1[other][v]
     best = max3(best, odds_fit(o, 0, v, v), odds_fit(o, v, TOPV, v))
-    return factor * pow(<double>best / left, ALPHA)
+    return factor * pow(<double>best / left, ODDS_POWER)
 
 
 cdef inline int max3(int a, int b, int c) noexcept nogil:
@@ -307,7 +308,7 @@ cdef double gap_value(Pos* p, Odds* o, int q, int g) noexcept nogil:
                 for other in range(NQ):
                     if other != q and o.best1[other][v] > best:
                         best = o.best1[other][v]
-                fitted += n * factor * pow(<double>best / left, ALPHA)
+                fitted += n * factor * pow(<double>best / left, ODDS_POWER)
         else:
             miss_n[nmiss] = n
             miss_stay[nmiss] = o.stay_after[q][v]
