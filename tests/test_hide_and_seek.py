@@ -192,9 +192,9 @@ def test_position_errors_name_the_field(change, field):
 
 
 # -- the searches --------------------------------------------------------------------------------------
-def small_positions(count=10):
+def small_positions(count=10, winning=4):
     """Positions from random lines of seeded deals, with at most 5 cards in the deck and at most
-    5 playmates face down: small enough for the plain search."""
+    5 playmates face down: small enough for the plain search; and ``winning`` winning_positions()."""
     out = []
     for seed in range(40):
         rng = random.Random(seed)
@@ -211,13 +211,13 @@ def small_positions(count=10):
             state = advance_chance(state.play(rng.choice(pick)))
         if len(out) == count:
             break
-    return out + winning_positions()
+    return out + winning_positions(winning)
 
 
-def winning_positions():
+def winning_positions(count=4):
     """Positions 6 cards from the end of the deck along the best lines of seeded deals."""
     out = []
-    for seed in range(4):
+    for seed in range(count):
         start = GAME.initial_state(GAME.new_deal(seed))
         state = advance_chance(start)
         for move in solve_open(GAME, start, Limits(time_limit=60)).line:
@@ -229,7 +229,7 @@ def winning_positions():
 
 
 def test_the_canonical_search_and_the_generic_one_agree_with_the_plain_search():
-    positions = small_positions()
+    positions = small_positions(winning=2)  # the plain search takes 16-17 s on each of the other two
     assert len(positions) >= 8
     verdicts = set()
     for state in positions:
@@ -391,7 +391,7 @@ def test_the_kernel_searches_the_same_nodes_as_the_reference():
     for state in positions:
         fast = KernelSolver(GAME, kernel, Limits(time_limit=60)).solve(state)
         assert fast.exact and fast.engine == "canonical-kernel"
-        if fast.nodes > 300_000:
+        if fast.nodes > 100_000:  # the reference: seconds a position beyond
             continue
         reference = CanonicalSolver(GAME, Limits(time_limit=60)).solve(state)
         assert (fast.verdict, fast.score, fast.nodes) == (reference.verdict, reference.score, reference.nodes), str(state)
