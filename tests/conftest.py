@@ -11,7 +11,7 @@ PUZZLES = ROOT / "puzzles"
 # Test files that exercise no game engine's own code path (command-line mechanics, deal files,
 # the generic algorithms on synthetic graphs, analysis runs, the viewer): marked
 # `engine_agnostic`, so CI's second run, on the pure-Python engines, can leave them to the first
-# (.ci/run: -m "not slow and not engine_agnostic").
+# (.ci/run; tests marked kernel_free or kernel_speed are left out of it too, pyproject.toml says why).
 ENGINE_AGNOSTIC = {"test_analysis.py", "test_bad_inputs.py", "test_cards_and_shuffle.py", "test_compare.py",
                    "test_deal_files.py", "test_reach.py", "test_viewer.py"}
 

@@ -32,6 +32,7 @@ def test_wilson_interval():
     assert wilson_interval(0, 0) == (0.0, 1.0)
 
 
+@pytest.mark.kernel_speed
 def test_estimates_carry_intervals_and_samples_and_agree_with_exact_values():
     state = early_state(1, placed=34)  # four cards left: the exact tree is small
     exact = exact_rows(GAME, state, Limits())
@@ -57,6 +58,7 @@ def test_solve_blind_estimates_beyond_the_limits_and_says_so():
     assert result.to_json()["samples"] == 50
 
 
+@pytest.mark.kernel_speed
 def test_play_command(cli):
     for policy in ("baseline", "blind"):
         proc = cli("play", "foursquare", "--seed", 2, "--policy", policy, "--samples", 4, "--json")
@@ -70,6 +72,7 @@ def test_play_command(cli):
     assert bad.returncode == 2 and "no chance" in bad.stderr
 
 
+@pytest.mark.kernel_speed
 def test_blind_hint_files_validate_and_verify(cli, tmp_path):
     deal = tmp_path / "deal.toml"
     deal.write_text(cli("deal", "foursquare", "--seed", 4, check=True).stdout)
