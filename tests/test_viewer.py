@@ -13,6 +13,7 @@ tests/data/viewer/ check the picture. docs/viewer/make_screenshots.py reuses the
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 import shutil
@@ -63,7 +64,8 @@ def open_hints(game) -> dict:
         return build_hand_hints(game, deal, game.solver(Limits(time_limit=10)))
     start, data = time.monotonic(), None
     for deal in puzzle_deals(game):
-        solver = make_solver(game, OPEN_LIMITS)
+        # moves not valued within 3 s are written unknown (Dead Center's CP-SAT values took 27 s a file)
+        solver = make_solver(game, dataclasses.replace(OPEN_LIMITS, deadline=time.perf_counter() + 3))
         data = build_hints(game, deal, solver.solve(game.initial_state(deal)), solver)
         if len(data["decisions"]) >= 3 or time.monotonic() - start > OPEN_BUDGET:
             break
@@ -74,9 +76,12 @@ def blind_hints(game, deal=None) -> dict:
     """A blind-mode hint file of ``deal`` (a short one: a puzzle's) if the blind line there has a
     few decisions, else of seed 0; one sample and a tiny exact budget per decision: fast."""
     policy = BlindPolicy(game, samples=1, exact_limits=Limits(max_states=50))
-    data = build_blind_hints(game, deal, policy) if deal is not None else None
+    # 2 s a file, the baseline playing on unvalued after it (as `solve --time-limit` writes them):
+    # a rule that weighs odds at every decision (The Emissary's) took 10 s a game
+    within = lambda: Limits(deadline=time.perf_counter() + 2)
+    data = build_blind_hints(game, deal, policy, within()) if deal is not None else None
     if data is None or len(data["decisions"]) < 3:
-        data = build_blind_hints(game, game.new_deal(0), policy)
+        data = build_blind_hints(game, game.new_deal(0), policy, within())
     return data
 
 
