@@ -140,7 +140,7 @@ def test_exact_test_agrees_with_a_fine_float_check_away_from_the_edges():
     or clearly negative (inside), the exact test says the same."""
     rng = random.Random(4)
     checked = 0
-    for _ in range(3000):
+    for _ in range(1000):
         values = [rng.randint(1, 12) for _ in range(rng.randint(1, 7))]
         points = (ORIGIN,) + path_points(values)
         p, v, d = points[-2], values[-1], rng.choice((3, 4))
@@ -153,7 +153,7 @@ def test_exact_test_agrees_with_a_fine_float_check_away_from_the_edges():
         elif best == 0.0:
             assert meets(p, v, d)
             checked += 1
-    assert checked > 2500
+    assert checked > 830
 
 
 def _rect_distance(x, y, d):
