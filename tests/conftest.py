@@ -8,18 +8,20 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
 
-# Test files that exercise no game engine's own code path (command-line mechanics, deal files,
-# the generic algorithms on synthetic graphs, analysis runs, the viewer): marked
-# `engine_agnostic`, so CI's second run, on the pure-Python engines, can leave them to the first
-# (.ci/run; tests marked kernel_free or kernel_speed are left out of it too, pyproject.toml says why).
-ENGINE_AGNOSTIC = {"test_analysis.py", "test_bad_inputs.py", "test_cards_and_shuffle.py", "test_compare.py",
-                   "test_deal_files.py", "test_reach.py", "test_viewer.py"}
+# CI's second run (.ci/run), on the pure-Python engines (SOLODECK_NO_EXTENSIONS=1), checks that
+# the package works without the compiled kernels. What can differ there is the code that chooses a
+# kernel or its fallback (make_solver, the blind policies' fast_* hooks, a game's odds tables), and
+# these files reach it for every game: the contract, the puzzles' known answers, solve/play/hints
+# on the command line, the time budget. The first run has every test, the reference engines' own
+# (many of which switch a kernel off to compare it with its reference in the same process).
+PURE_PYTHON_RUN = {"test_contract.py", "test_puzzles.py", "test_blind_play.py", "test_solver_and_hints.py",
+                   "test_time_budget.py", "test_score_meaning.py", "test_expectimax.py"}
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if item.path.name in ENGINE_AGNOSTIC:
-            item.add_marker(pytest.mark.engine_agnostic)
+        if item.path.name in PURE_PYTHON_RUN:
+            item.add_marker(pytest.mark.pure_python_run)
 
 
 def run_cli(*args, check=False):

@@ -861,7 +861,6 @@ def test_a_time_limit_gives_unknown_never_unwinnable():
     assert result.exact is False or result.verdict == "winnable"
 
 
-@pytest.mark.kernel_free
 def test_the_puzzles_agree_with_the_generic_search():
     """Every endgame puzzle (the whole deals are beyond the generic search) both ways."""
     for path in sorted((PUZZLES / "dead-center").glob("*.toml")):
@@ -906,7 +905,6 @@ def test_baseline_plays_by_play_rank_and_reveals_the_first_face_down_space():
     assert GAME.baseline_move(kill) == kill.legal_moves()[0]
 
 
-@pytest.mark.kernel_speed
 def test_the_blind_policy_beats_the_baseline_on_a_few_deals():
     """A smoke test of the policies (the win rates are measured in bench/dead_center.py)."""
     blind = baseline = 0

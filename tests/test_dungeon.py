@@ -134,7 +134,6 @@ def test_the_half_width_is_the_rulings_0_357():
     assert not meets(start, 12, 4) and meets(start, 12, 4, Fraction(37, 100))  # a wider card would be met
 
 
-@pytest.mark.kernel_free
 def test_exact_test_agrees_with_a_fine_float_check_away_from_the_edges():
     """Random paths: where the float distance from the segment to the rectangle is clearly positive
     or clearly negative (inside), the exact test says the same."""

@@ -351,7 +351,6 @@ def compare_pruned_with_plain(cap):
     return verdicts
 
 
-@pytest.mark.kernel_free
 def test_safe_moves_and_move_pruning_never_change_the_verdict():
     """The pruned search (safe moves, symmetric moves dropped, ordering) against the plain one."""
     verdicts = compare_pruned_with_plain(12_000)

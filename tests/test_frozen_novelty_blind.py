@@ -153,7 +153,6 @@ def test_the_baseline_ends_every_game_and_never_moves_a_card_back():
             assert d.move.kind != "down" or (d.move.src < 4 and d.move.dst >= 8)
 
 
-@pytest.mark.kernel_speed
 def test_the_blind_policy_ranks_every_legal_move_and_keeps_its_worlds_through_a_game():
     policy = BlindPolicy(GAME, samples=4)
     state = advance_chance(GAME.initial_state(GAME.new_deal(3)))

@@ -228,7 +228,6 @@ def winning_positions(count=4):
     return out
 
 
-@pytest.mark.kernel_free
 def test_the_canonical_search_and_the_generic_one_agree_with_the_plain_search():
     positions = small_positions(winning=2)  # the plain search takes 16-17 s on each of the other two
     assert len(positions) >= 8
