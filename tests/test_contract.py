@@ -339,9 +339,9 @@ def test_the_game_solver_agrees_with_the_plain_reference_on_small_positions(game
 @each_game
 def test_hint_files_validate_and_verify(game):
     deal = game.new_deal(0)
-    # moves it cannot value within the limits, or once 8 s of the whole are spent, are "unknown"
+    # moves it cannot value within the limits, or once 4 s of the whole are spent, are "unknown"
     # (a deadline, as `solve --time-limit`: Dead Center's CP-SAT values took minutes under load)
-    limits = dataclasses.replace(SOLVER_LIMITS, deadline=time.perf_counter() + 8)
+    limits = dataclasses.replace(SOLVER_LIMITS, deadline=time.perf_counter() + 4)
     solver = make_solver(game, limits)
     result = solver.solve(game.initial_state(deal))
     data = build_hints(game, deal, result, solver)
