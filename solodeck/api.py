@@ -265,7 +265,7 @@ class Game:
                                  # own move, where rolling it out is too dear); None: determinized for games
                                  # with hidden faces, rollouts otherwise
     blind_exact_states: int | None = None  # the blind policy's exact attempt at a decision stores at
-                                 # most this many states (None: solvers/sampling.py's default)
+                                 # most this many states (None: solvers/sampling.py's default; 0: none)
     acyclic: bool = True         # no move sequence returns to a position (solvers/dfs.py); False:
                                  # positions repeat, solvers/reach.py searches (games without a score)
     options: dict = {}           # option name -> (default, allowed values)

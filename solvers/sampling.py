@@ -269,7 +269,8 @@ class BlindPolicy:
         self.adaptive = game.rollout_adaptive if adaptive is None else adaptive
         if exact_limits is None:  # about 30 ms of the compiled valuer; the Python one is ~100x slower
             compiled = game.fast_expectimax(Limits(memory_mb=1)) is not None
-            states = game.blind_exact_states or (20_000 if compiled else 500)
+            states = game.blind_exact_states
+            states = (20_000 if compiled else 500) if states is None else states  # 0: no exact attempt
             exact_limits = Limits(max_states=states, memory_mb=64)
         self.exact_limits = exact_limits
         self.determinizer = Determinizer(game, samples, seed) if game.estimator() == "determinized" else None

@@ -348,7 +348,7 @@ class LootTheLoop(Game):
     # no exact blind values (a tree never fits one position): the exact value counts lines that come
     # back to a position, which play counts as going round in circles (lost). With 50 positions, on
     # seeds 10000-10499 they lost 5 deals the rule won and won none it lost
-    blind_exact_states = 1
+    blind_exact_states = 0
     blind_samples = 16
     acyclic = False      # explores go round the loop, marks and returns undo each other
     piles = {"deck": "the 52 cards and the joker, top first, all face down"}
