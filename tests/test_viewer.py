@@ -64,8 +64,8 @@ def open_hints(game) -> dict:
         return build_hand_hints(game, deal, game.solver(Limits(time_limit=10)))
     start, data = time.monotonic(), None
     for deal in puzzle_deals(game):
-        # moves not valued within 3 s are written unknown (Dead Center's CP-SAT values took 27 s a file)
-        solver = make_solver(game, dataclasses.replace(OPEN_LIMITS, deadline=time.perf_counter() + 3))
+        # moves not valued within 1.5 s are written unknown (Dead Center's CP-SAT values took 27 s a file)
+        solver = make_solver(game, dataclasses.replace(OPEN_LIMITS, deadline=time.perf_counter() + 1.5))
         data = build_hints(game, deal, solver.solve(game.initial_state(deal)), solver)
         if len(data["decisions"]) >= 3 or time.monotonic() - start > OPEN_BUDGET:
             break
@@ -76,9 +76,9 @@ def blind_hints(game, deal=None) -> dict:
     """A blind-mode hint file of ``deal`` (a short one: a puzzle's) if the blind line there has a
     few decisions, else of seed 0; one sample and a tiny exact budget per decision: fast."""
     policy = BlindPolicy(game, samples=1, exact_limits=Limits(max_states=50))
-    # 2 s a file, the baseline playing on unvalued after it (as `solve --time-limit` writes them):
+    # 1 s a file, the baseline playing on unvalued after it (as `solve --time-limit` writes them):
     # a rule that weighs odds at every decision (The Emissary's) took 10 s a game
-    within = lambda: Limits(deadline=time.perf_counter() + 2)
+    within = lambda: Limits(deadline=time.perf_counter() + 1)
     data = build_blind_hints(game, deal, policy, within()) if deal is not None else None
     if data is None or len(data["decisions"]) < 3:
         data = build_blind_hints(game, game.new_deal(0), policy, within())
@@ -292,7 +292,10 @@ def test_the_page_shows_every_game(game, browser, hint_folder, served):
             assert "no decisions" in browser.find_element("id", "stepinfo").text
             continue
         with_decisions += 1
-        check_steps(browser, decisions, where)
+        # each game's first and last decisions drawn (the buttons and keys: check_steps, once below)
+        check_decision(browser, decisions, 1, where)
+        browser.find_element("id", "last").click()
+        check_decision(browser, decisions, len(decisions), where)
         assert console_errors(browser) == [], where
     assert with_decisions, f"{game.name}: no hint file with decisions to step through"
 
