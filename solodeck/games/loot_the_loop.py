@@ -345,9 +345,9 @@ class LootTheLoop(Game):
     # the blind rule's own move: rolling it out in pure Python takes minutes a decision (the rule
     # plans each move; docs/rules/loot-the-loop.md), and the baseline's rollouts almost never win
     blind_estimator = "rule"
-    # no exact blind values (a tree never fits one position): the exact value counts lines that come
-    # back to a position, which play counts as going round in circles (lost). With 50 positions, on
-    # seeds 10000-10499 they lost 5 deals the rule won and won none it lost
+    # no exact blind values: within a cycle every position has its best way out's value, and moves
+    # tied on it can lead round in circles, which play loses. With 50 positions, on seeds
+    # 10000-10499 they lost 5 deals the rule won and won none it lost
     blind_exact_states = 0
     blind_samples = 16
     acyclic = False      # explores go round the loop, marks and returns undo each other
@@ -402,7 +402,6 @@ WIN_NODES = 5000      # ... while it has found no step into the unknown (a win m
 ACE_WORTH = 100       # a leaf's worth per ace scored: every ace is needed to win
 ALIVE_WORTH = 200     # ... times the chance the next look leaves a way on
 NOTE_WORTH = 60       # ... per note held (a way out later)
-SCORE_WORTH = 0       # ... per card in the score pile
 
 
 def _known_landing(state, move) -> bool:
@@ -495,7 +494,7 @@ def _leaf_worth(node, move) -> float:
     explore onto a face-down card (then a look around where it lands)."""
     after = node if move.kind == "look" else node.play(move)
     return (ACE_WORTH * (4 - node.aces_left()) + ALIVE_WORTH * _look_odds(after)
-            + NOTE_WORTH * len(node.notes) + SCORE_WORTH * node.score)
+            + NOTE_WORTH * len(node.notes))
 
 
 def rule_move(state):
