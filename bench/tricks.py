@@ -9,6 +9,7 @@ pure-Python reference on small positions.
 
     python bench/tricks.py                      # the committed results/tricks-bench.txt
     python bench/tricks.py --deals 3 --limit 2  # quicker
+    python bench/tricks.py --without skip_small # a lever of the kernel (Search.features) switched off
 """
 from __future__ import annotations
 
@@ -51,6 +52,10 @@ def main():
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--sizes", default="4,6,8,10,13", help="cards a seat holds (13: the whole hand)")
     ap.add_argument("--games", default="foresight,heartburn")
+    ap.add_argument("--first", type=int, default=0, help="the first seed (default 0)")
+    ap.add_argument("--memory", type=float, default=512, help="MB of table per search (default 512)")
+    ap.add_argument("--without", default="", help="the kernel's features (Search.features) to switch off, by name")
+    ap.add_argument("--no-check", action="store_true", help="skip the kernel against the reference")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     for name in args.games.split(","):
@@ -58,22 +63,26 @@ def main():
         kernel = game.load_kernel()
         print(f"== {game.title}: {args.players} players, kernel {'built' if kernel else 'NOT built'}, "
               f"{args.limit:g} s per seat")
-        print(f"{'cards':>5} {'deals':>5} {'decided':>8} {'median s':>9} {'p95 s':>7} {'max s':>7} {'nodes/s':>10}")
+        off = [name for name in args.without.split(",") if name]
+        print(f"{'cards':>5} {'deals':>5} {'decided':>8} {'median s':>9} {'p95 s':>7} {'max s':>7} {'nodes/s':>10} "
+              f"{'nodes':>13}" + (f"  without {','.join(off)}" if off else ""))
         for size in sizes:
             deals = args.deals if size < 13 else max(1, args.deals // 2)
             times, decided, nodes, spent = [], 0, 0, 0.0
-            for seed in range(deals):
+            for seed in range(args.first, args.first + deals):
                 st = position(game, seed, args.players, size)
-                solver = KernelParanoid(kernel, Limits(time_limit=args.limit, memory_mb=512)) if kernel else \
+                solver = KernelParanoid(kernel, Limits(time_limit=args.limit, memory_mb=args.memory)) if kernel else \
                     ParanoidSolver(Limits(time_limit=args.limit))
+                for name in off:
+                    solver.search.features &= ~kernel.FEATURES[name]
                 values, seconds = table(solver, st)
                 times.append(seconds)
                 decided += None not in values
                 nodes += solver.nodes
                 spent += seconds
             print(f"{size:>5} {deals:>5} {decided:>4}/{deals:<3} {statistics.median(times):>9.3f} "
-                  f"{percentile(times, 0.95):>7.2f} {max(times):>7.2f} {nodes / spent:>10,.0f}", flush=True)
-        if kernel:
+                  f"{percentile(times, 0.95):>7.2f} {max(times):>7.2f} {nodes / spent:>10,.0f} {nodes:>13,}", flush=True)
+        if kernel and not args.no_check:
             st_times = {"kernel": 0.0, "reference": 0.0}
             for seed in range(args.deals):
                 st = position(game, seed, args.players, 4)

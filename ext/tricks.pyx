@@ -80,7 +80,8 @@ DEF F_KILLER = 2048        # Search.search: the others' lead in the suit that la
 DEF F_PARTNER_LOW = 4096   # ordered(): the others, when a partner holds the trick, a card that does not overtake it first
 DEF F_PARTNER_AFTER = 8192 # ordered(): the others, the target played and a partner after can beat it: as if it held it
 DEF F_DISCARDS = 16384     # ordered(): the others' discards, from the hand before the Hole, a trump last
-FEATURES_ALL = (F_TRUMP_MATCH | F_THEIR_CASH | F_ASCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT
+DEF F_SKIP_SMALL = 32768   # Search.search: a card below every rank a sibling's result rested on is not searched
+FEATURES_ALL = (F_SKIP_SMALL | F_TRUMP_MATCH | F_THEIR_CASH | F_ASCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT
                 | F_TRICK_SURE | F_HB_ORDER | F_TRICK_TRUMPS | F_TRICK_QUICK | F_KILLER | F_PARTNER_LOW
                 | F_PARTNER_AFTER | F_DISCARDS)
 DEF NO_BOUND = -INF - 1
@@ -90,7 +91,7 @@ FEATURES = {"trump_match": F_TRUMP_MATCH, "their_cash": F_THEIR_CASH, "ascend": 
             "shape_hint": F_SHAPE_HINT, "trick_sure": F_TRICK_SURE, "hb_order": F_HB_ORDER,
             "trick_trumps": F_TRICK_TRUMPS, "trick_quick": F_TRICK_QUICK, "killer": F_KILLER,
             "partner_low": F_PARTNER_LOW, "partner_after": F_PARTNER_AFTER,
-            "discards": F_DISCARDS}
+            "discards": F_DISCARDS, "skip_small": F_SKIP_SMALL}
 DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
 DEF HUGE_AFTER = 2000000   # nodes (of one Search, every call) before it asks for huge pages
 DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
@@ -508,8 +509,10 @@ cdef class Search:
         cdef Entry* e
         cdef Entry* bucket
         cdef Directory* d = NULL
-        cdef int k, stored = 0, fresh = 0, low_used = 0, high_used = 0
+        cdef int k, stored = 0, fresh = 0, low_used = 0, high_used = 0, nsearched = 0, skip
         cdef uint16_t packed
+        cdef int done_card[53]          # the moves searched so far (F_SKIP_SMALL): each card and
+        cdef int done_rel[53]           # the relevance of its suit in the result below it
         self.nodes += 1
         if self.nodes == HUGE_AFTER:  # a long search: huge pages from now on
             tricks_huge(self.table, self.capacity * sizeof(Entry))
@@ -652,12 +655,19 @@ cdef class Search:
                         break
         decided = order[0] if n else -1
         for i in range(n):
-            v = self.play_and_search(seat, order[i], a, b)
+            c = order[i]
+            if nsearched and self.features & F_SKIP_SMALL and self.small_sibling(seat, c, gtop[c] if merged >> c & 1 else c,
+                                                                                 done_card, done_rel, nsearched):
+                continue
+            v = self.play_and_search(seat, c, a, b)
             if self.stopped != STOP_NONE:
                 return 0
-            c = order[i]
             if merged >> c & 1 and self.rel[c // 13] <= POWER[gtop[c]] and POWER[c] < self.rel[c // 13]:
                 self.rel[c // 13] = POWER[c]
+            if c != JOKER:
+                done_card[nsearched] = c
+                done_rel[nsearched] = self.rel[c // 13]
+                nsearched += 1
             for s in range(4):
                 if self.rel[s] < all_rel[s]:
                     all_rel[s] = self.rel[s]
@@ -755,6 +765,30 @@ cdef class Search:
             e.high = <int16_t>min(INF, high - base) if high < INF else INF
         self.set_rel(rel)
         return best
+
+    cdef inline int small_sibling(self, int seat, int c, int top, int* done_card, int* done_rel, int n) noexcept nogil:
+        """Is move ``c`` (standing for the cards of its set up to ``top``) one already searched in
+        effect (F_SKIP_SMALL; DDS's winning ranks, after Kuijf)? It is when a card searched before
+        it, from the same holding (the hand, or Hole cards of the same back) and suit and of the
+        same points, and the whole set of ``c``, lie below the relevance of that card's result:
+        the two positions after them differ only below it (the two cards swap places, with the
+        same holder), so the same result holds for ``c``, resting on the same ranks, and it
+        cannot be better for the mover than the one already had (the window only narrowed)."""
+        cdef int i, d, suit
+        cdef uint64_t group
+        if c == JOKER:
+            return 0
+        suit = c // 13
+        if self.hand[seat] >> c & 1:
+            group = self.hand[seat]
+        else:
+            group = self.hole[seat] & self.same_back[self.back[c]]
+        for i in range(n):
+            d = done_card[i]
+            if d // 13 == suit and POWER[d] < done_rel[i] and POWER[top] < done_rel[i] and group >> d & 1 \
+                    and self.card_points(d) == self.card_points(c):
+                return 1
+        return 0
 
     cdef inline uint64_t by_power(self, uint64_t m, int suit) noexcept nogil:
         """The cards of ``m`` in ``suit`` (the Joker with the trumps) as a mask of powers: bit

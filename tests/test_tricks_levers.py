@@ -1,0 +1,65 @@
+"""The levers of ext/tricks.pyx (issue 43) against the pure-Python reference on many random small
+positions: 3 to 6 seats, 3 to 6 cards a seat (Heartburn 3 to 4), sometimes inside a trick, Foresight under every trump
+and no trump, Heartburn. Slow (about 2 minutes): the quick checks are tests/test_trick_games.py's."""
+import random
+
+import pytest
+
+from solodeck.games.foresight import KernelParanoid
+from solodeck.registry import get_game
+from solodeck.result import Limits
+from solodeck.solvers.paranoid import ParanoidSolver
+
+FORESIGHT, HEARTBURN = get_game("foresight"), get_game("heartburn")
+
+
+def positions(game, count, seed0):
+    players = game.options["players"][1]
+    for seed in range(seed0, seed0 + count):
+        rng = random.Random(seed)
+        n = rng.choice(players)
+        deal = game.new_deal(seed, {"players": n})
+        st = (game.initial_state(deal, trump=rng.randrange(-1, 4), exchange=False) if game is FORESIGHT
+              else game.initial_state(deal))
+        per_seat = rng.randint(3, 6 if n <= 4 and game is FORESIGHT else 4)  # (Heartburn's reference is slower)
+        keep = n * per_seat + (rng.randrange(n) if rng.random() < 0.4 else 0)
+        while st.cards_left() > keep:
+            st = st.play(rng.choice(st.legal_moves()))
+        yield st
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", [FORESIGHT, HEARTBURN], ids=["foresight", "heartburn"])
+def test_the_kernel_with_every_lever_equals_the_reference(game):
+    kernel = game.load_kernel()
+    if kernel is None:
+        pytest.skip("the kernel is not built (or SOLODECK_NO_EXTENSIONS=1)")
+    checked = 0
+    for st in positions(game, 40, 43000):
+        fast = KernelParanoid(kernel, Limits(memory_mb=16))
+        plain = ParanoidSolver(Limits(max_states=300_000))
+        for seat in range(st.rules.seats):
+            want = plain.value(st, seat)
+            if want is None:  # the reference's table grew too big: not a check
+                continue
+            assert fast.value(st, seat) == want, f"{game.name}, seat {seat}\n{st}"
+            checked += 1
+    assert checked > 80
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", [FORESIGHT, HEARTBURN], ids=["foresight", "heartburn"])
+def test_each_lever_alone_leaves_the_values_alone(game):
+    """Every feature of the kernel against none of them, and each switched off in turn, on deeper
+    positions than the reference can value quickly (5-7 cards a seat)."""
+    kernel = game.load_kernel()
+    if kernel is None:
+        pytest.skip("the kernel is not built (or SOLODECK_NO_EXTENSIONS=1)")
+    every = kernel.FEATURES_ALL
+    settings = {"none": 0, **{f"all but {name}": every & ~bit for name, bit in kernel.FEATURES.items()}}
+    for st in positions(game, 16, 44000):
+        want = [KernelParanoid(kernel, Limits(memory_mb=16)).value(st, seat) for seat in range(st.rules.seats)]
+        for label, features in settings.items():
+            solver = KernelParanoid(kernel, Limits(memory_mb=16))
+            solver.search.features = features
+            assert [solver.value(st, seat) for seat in range(st.rules.seats)] == want, f"{game.name}, {label}\n{st}"
