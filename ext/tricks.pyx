@@ -81,7 +81,8 @@ DEF F_PARTNER_LOW = 4096   # ordered(): the others, when a partner holds the tri
 DEF F_PARTNER_AFTER = 8192 # ordered(): the others, the target played and a partner after can beat it: as if it held it
 DEF F_DISCARDS = 16384     # ordered(): the others' discards, from the hand before the Hole, a trump last
 DEF F_SKIP_SMALL = 32768   # Search.search: a card below every rank a sibling's result rested on is not searched
-FEATURES_ALL = (F_SKIP_SMALL | F_TRUMP_MATCH | F_THEIR_CASH | F_ASCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT
+DEF F_DIR_WAYS = 65536     # Search.dir_find: DIR_WAYS shapes a directory slot, the least work replaced
+FEATURES_ALL = (F_SKIP_SMALL | F_DIR_WAYS | F_TRUMP_MATCH | F_THEIR_CASH | F_ASCEND | F_PARTITION | F_POINT_BOUNDS | F_ORDER | F_SHAPE_HINT
                 | F_TRICK_SURE | F_HB_ORDER | F_TRICK_TRUMPS | F_TRICK_QUICK | F_KILLER | F_PARTNER_LOW
                 | F_PARTNER_AFTER | F_DISCARDS)
 DEF NO_BOUND = -INF - 1
@@ -91,12 +92,13 @@ FEATURES = {"trump_match": F_TRUMP_MATCH, "their_cash": F_THEIR_CASH, "ascend": 
             "shape_hint": F_SHAPE_HINT, "trick_sure": F_TRICK_SURE, "hb_order": F_HB_ORDER,
             "trick_trumps": F_TRICK_TRUMPS, "trick_quick": F_TRICK_QUICK, "killer": F_KILLER,
             "partner_low": F_PARTNER_LOW, "partner_after": F_PARTNER_AFTER,
-            "discards": F_DISCARDS, "skip_small": F_SKIP_SMALL}
+            "discards": F_DISCARDS, "skip_small": F_SKIP_SMALL, "dir_ways": F_DIR_WAYS}
 DEF NONE_RELEVANT = 15     # a relevance threshold above every power: no card of the suit matters
 DEF HUGE_AFTER = 2000000   # nodes (of one Search, every call) before it asks for huge pages
 DEF BUCKET = 2             # entries looked at for one class (the slot and the next)
 DEF KILLER_SLOTS = 20      # Search.killer: one a trick (tricks played so far)
 DEF SHAPE_RS = 30          # the relevance vectors a shape's directory remembers
+DEF DIR_WAYS = 4           # the shapes a directory slot holds (F_DIR_WAYS; else one, the last stored)
 
 cdef int POWER[53]
 cdef int QS = 11          # Q of spades: suit 0, rank 12
@@ -128,6 +130,7 @@ ctypedef struct Directory:
     uint16_t next     # the one to replace when full
     int8_t hint_suit  # the card that decided the shape's last search stored with a card (as a suit,
     int8_t hint_rank  # and how many of the mover's moves of that suit rank above it), or -1
+    uint16_t work     # the most work (Entry.work) of an entry stored for it: the least is replaced
 
 
 cdef inline int popcount(uint64_t x) noexcept nogil:
@@ -561,8 +564,8 @@ cdef class Search:
                     hrel[s] = self.high_thr[s]
             key = (mix64(self.shape(ph, pw, count) ^ self.rules_hash) ^ self.zlead[self.leader]
                    ^ self.ztarget[self.target] ^ self.summary()) | 1
-            d = &self.directory[(key >> 20) & (self.dir_capacity - 1)]
-            for k in range(d.n if d.key == key else 0):
+            d = self.dir_find(key, 0)
+            for k in range(d.n if d != NULL else 0):
                 for s in range(4):
                     r[s] = d.r[k] >> (4 * s) & 15
                 pat = self.pattern(ph, r)
@@ -727,9 +730,8 @@ cdef class Search:
                 e = &bucket[victim]
                 fresh = 1
                 packed = <uint16_t>(r[0] | r[1] << 4 | r[2] << 8 | r[3] << 12)
-                if d.key != key:  # the shape's directory (one shape a slot: the last one stored)
-                    d.key, d.n, d.next = key, 0, 0
-                    d.hint_suit = -1
+                if d == NULL or d.key != key:  # the shape's directory (it may have been replaced below)
+                    d = self.dir_find(key, 1)
                 for k in range(d.n):
                     if d.r[k] == packed:
                         break
@@ -752,7 +754,7 @@ cdef class Search:
             # target's all below alpha, the others' all above beta): that "best" means little
             if best > alpha if maximising else best < beta:
                 e.best = <int16_t>decided
-                if decided >= 0 and d.key == key:
+                if decided >= 0 and d != NULL and d.key == key:
                     k = self.effective_suit(decided)  # (-1: the Joker without trumps, no hint)
                     d.hint_suit = <int8_t>k
                     if k >= 0:
@@ -761,6 +763,8 @@ cdef class Search:
             elif fresh:
                 e.best = -1
             e.work = <uint16_t>(64 - __builtin_clzll(self.nodes - nodes_before))
+            if d != NULL and d.key == key and e.work > d.work:
+                d.work = e.work
             e.low = <int16_t>max(-INF, low - base) if low > -INF else -INF
             e.high = <int16_t>min(INF, high - base) if high < INF else INF
         self.set_rel(rel)
@@ -798,6 +802,28 @@ cdef class Search:
         if suit == self.trump and m >> JOKER & 1:
             b |= 1
         return b
+
+    cdef Directory* dir_find(self, uint64_t key, bint claim) noexcept nogil:
+        """The directory of shape ``key``, or NULL; with ``claim``, made if missing in place of
+        an empty one, else of the one of least work in the slot (F_DIR_WAYS; else a slot holds
+        one shape, the last one claimed)."""
+        cdef int ways = DIR_WAYS if self.features & F_DIR_WAYS else 1, j, victim = 0
+        cdef Directory* slot = &self.directory[(key >> 20) & (self.dir_capacity - <uint64_t>ways)]
+        for j in range(ways):
+            if slot[j].key == key:
+                return &slot[j]
+        if not claim:
+            return NULL
+        for j in range(ways):
+            if slot[j].key == 0:
+                victim = j
+                break
+            if slot[j].work < slot[victim].work:
+                victim = j
+        slot = &slot[victim]
+        slot.key, slot.n, slot.next, slot.work = key, 0, 0, 0
+        slot.hint_suit = -1
+        return slot
 
     cdef inline Entry* find(self, uint64_t key, uint64_t pat) noexcept nogil:
         cdef Entry* bucket = &self.table[mix64(key ^ pat) & (self.capacity - BUCKET)]
