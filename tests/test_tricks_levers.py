@@ -63,3 +63,18 @@ def test_each_lever_alone_leaves_the_values_alone(game):
             solver = KernelParanoid(kernel, Limits(memory_mb=16))
             solver.search.features = features
             assert [solver.value(st, seat) for seat in range(st.rules.seats)] == want, f"{game.name}, {label}\n{st}"
+
+
+def test_a_prefetched_table_gives_the_values_of_one_process():
+    """KernelParanoid.prefetch (a Foresight table's searches in two processes) gives back what the
+    searches of one process give, each once, and counts the workers' nodes."""
+    kernel = FORESIGHT.load_kernel()
+    if kernel is None:
+        pytest.skip("the kernel is not built (or SOLODECK_NO_EXTENSIONS=1)")
+    searches = [(st, seat) for st in positions(FORESIGHT, 3, 45000) for seat in range(st.rules.seats)]
+    plain = KernelParanoid(kernel, Limits(memory_mb=16))
+    want = [plain.value(st, seat) for st, seat in searches]
+    ahead = KernelParanoid(kernel, Limits(memory_mb=16))
+    ahead.prefetch(searches, processes=2)
+    assert len(ahead.known) == len({ahead._known_key(st, seat) for st, seat in searches}) and ahead.nodes > 0
+    assert [ahead.value(st, seat) for st, seat in searches] == want and ahead.search.nodes == 0

@@ -12,6 +12,8 @@ Joker's shows all four), and a Hole card follows suit by its back.
 """
 from __future__ import annotations
 
+import os
+
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -425,6 +427,9 @@ class TrickGame(Game):
         return KernelParanoid(kernel, limits) if kernel is not None else super().solver(limits, progress)
 
 
+TABLE_PROCESSES = 2  # KernelParanoid.prefetch: a Foresight table's searches share nothing, so two cores
+
+
 class KernelParanoid:
     """ext/tricks.pyx's paranoid search behind ParanoidSolver's interface."""
 
@@ -436,10 +441,34 @@ class KernelParanoid:
         self._reason = StopReason.from_code
         self.stop = None
         self.proven = None
+        self.known = {}  # prefetch(): (rules, position, seat) -> (value, proven, stop), each used once
+        self.nodes_elsewhere = 0
 
     @property
     def nodes(self):
-        return self.search.nodes
+        return self.search.nodes + self.nodes_elsewhere
+
+    @staticmethod
+    def _known_key(state, seat):
+        return (state.rules.seats, state.rules.trump, state.rules.hearts, state.key(), seat)
+
+    def prefetch(self, searches, processes=TABLE_PROCESSES):
+        """Value ``searches`` ((state, seat) pairs) ahead, in ``processes`` processes, each with its
+        own table, for value() to give back. The searches of a Foresight table share nothing in
+        one table anyway (the seat valued and the trump are in every key), so this only buys
+        time: the same values, the same limits (each search its own, within the deadline)."""
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        searches = [(st, seat) for st, seat in searches if st.phase == "play"]
+        processes = min(processes, len(searches), os.cpu_count() or 1)
+        if processes < 2:
+            return
+        with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_prefetch_worker, initargs=(self.limits,)) as pool:
+            for (st, seat), (v, proven, stop, nodes) in zip(searches, pool.map(_prefetch_value, searches)):
+                self.known[self._known_key(st, seat)] = (v, proven, stop)
+                self.nodes_elsewhere += nodes
 
     @property
     def table(self):
@@ -449,6 +478,10 @@ class KernelParanoid:
         """The seat's value, or None when a limit stopped the search (``self.stop`` says which);
         ``self.proven``: (v, v) when decided, else what the finished tests proved (proven_range)."""
         rules = state.rules
+        known = self.known.pop(self._known_key(state, seat), None)
+        if known is not None:
+            v, self.proven, self.stop = known
+            return v
         if state.phase == "exchange":  # the leader's exchange: each choice valued by the kernel
             values, stop = [], None
             for move in state.legal_moves():
@@ -475,6 +508,23 @@ class KernelParanoid:
     def move_values(self, state, seat=None):
         seat = state.to_move() if seat is None else seat
         return [(move, self.value(state.play(move), seat)) for move in state.legal_moves()]
+
+
+_WORKER = None  # a prefetch process's own KernelParanoid (its table serves all its searches)
+
+
+def _prefetch_worker(limits):
+    global _WORKER
+    from ..registry import get_game
+
+    _WORKER = KernelParanoid(get_game("foresight").load_kernel(), limits)
+
+
+def _prefetch_value(search):
+    state, seat = search
+    before = _WORKER.nodes
+    v = _WORKER.value(state, seat)
+    return v, _WORKER.proven, _WORKER.stop, _WORKER.nodes - before
 
 
 class Foresight(TrickGame):
@@ -563,9 +613,13 @@ class Foresight(TrickGame):
         trumps = [dealt] + [t for t in (0, 1, 2, 3) if t != dealt]  # the dealt trump's column first
         names = ["NT" if t == NO_TRUMP else C.SUITS[t] for t in trumps]
         table, proven = {}, {}
-        for name, t in zip(names, trumps):
-            table[name], proven[name] = self.seat_values(self.initial_state(deal, trump=t, exchange=False), solver,
-                                                         deal.options["players"])
+        seats = deal.options["players"]
+        columns = [self.initial_state(deal, trump=t, exchange=False) for t in trumps]
+        kernel = getattr(solver, "solver", solver)  # (the command line hands in a counting wrapper)
+        prefetch = kernel.prefetch if isinstance(kernel, KernelParanoid) else (lambda searches: None)
+        prefetch([(st, seat) for st in columns for seat in range(seats)])
+        for name, st in zip(names, columns):
+            table[name], proven[name] = self.seat_values(st, solver, seats)
         dealt_name = names[0]
         lines = self._table_lines(deal, table, proven, names, dealt_name)
         data = {"trump": dealt_name, "table": table, "proven": proven, "exchange": None}
@@ -574,12 +628,14 @@ class Foresight(TrickGame):
                          "decided within the limits)")
             return lines, data
         leader = state.to_move()
+        prefetch([(state.play(move), leader) for move in state.legal_moves()])
         values = {move: solver.value(state.play(move), leader) for move in state.legal_moves()}
         if None in values.values():
             unknown = sum(v is None for v in values.values())
             lines.append(f"the leader's Hole exchange: {unknown} of {len(values)} choices not decided within the limits")
             return lines, data
         best = max(values, key=values.get)  # the first of the best, in the listed order
+        prefetch([(state.play(best), seat) for seat in range(seats)])
         after, after_proven = self.seat_values(state.play(best), solver, deal.options["players"])
         lines.append(f"the leader's best Hole exchange: {best} -> seat {leader + 1} guarantees {values[best]}; "
                      "after it: " + ", ".join(f"seat {s + 1} {guarantee_text(v, r)}"
