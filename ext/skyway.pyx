@@ -270,3 +270,694 @@ def rollouts(grid, market, deck, discard, int passno, int final, moves, int samp
                 total += score
         out.append((wins, total))
     return out
+
+
+# == the exact open-mode endgame search ===========================================================
+# A search node is a turn's start (the market not dealt yet). Its value is won * 64 + the chain
+# total (WIN_VALUE above every score). Open mode: the deck's order is known, and so is every
+# reshuffle once the discard pile it shuffles is (the seeded shuffle of the sorted pile,
+# RULINGS: Common), so dealing is a function of the node.
+#
+# The transposition table's key folds the 8 symmetries of the square (the grid's smallest image)
+# and names the deck by its origin, not its cards: the pile that was shuffled into it (or the
+# root's own deck), the shuffle's number and how many cards are left. The discard pile is then
+# every card neither in the grid nor in the deck, so the key fixes the whole future.
+#
+# The bound relaxes the rest of the game: the cards of every turn still to come may go to any cell
+# and nothing is ever buried. The next few turns' markets are known (the deck, and a reshuffle
+# within the turn being dealt): every choice of one stack per turn is tried (up to ENUM_TURNS
+# turns). Later known turns bring at most 2 of their cards each, and turns after a reshuffle
+# still to come at most 2 cards of any suit and value; these cards are shared between the suits
+# by a small knapsack over how many each suit takes. Children are searched best bound first.
+from libc.stdlib cimport free
+from libc.string cimport memcpy, memset
+from shared cimport (seeded_shuffle, mix64, now, table_calloc, capacity_for, STOP_NONE, STOP_TIME,
+                     STOP_STATES)
+
+cdef enum:
+    WIN_VALUE = 64
+    ENUM_TURNS = 3        # markets whose stack choices the bound enumerates (3^3 = 27 choices)
+    NO_CARD = 255
+    ROOT_DECK = 1         # key flag: the deck is the root's own (not a reshuffle made in the search)
+
+cdef int SYM[8][9]        # SYM[k][i]: the cell whose stack lands on cell i under symmetry k
+cdef int NEIGH[9][4]
+cdef int NDEG[9]
+
+
+cdef void _init_search():
+    cdef int k, i, r, c, t, fr, fc, n
+    k = 0
+    for t in range(2):
+        for fr in range(2):
+            for fc in range(2):
+                for i in range(CELLS):
+                    r, c = i // 3, i % 3
+                    if t:
+                        r, c = c, r
+                    if fr:
+                        r = 2 - r
+                    if fc:
+                        c = 2 - c
+                    SYM[k][i] = r * 3 + c
+                k += 1
+    for i in range(CELLS):
+        NDEG[i] = DEGREE[i]
+        for n in range(DEGREE[i]):
+            NEIGH[i][n] = NEIGHBOURS[i][n]
+
+
+_init_search()
+
+
+ctypedef struct Node:
+    unsigned char cards[9][3]   # bottom first
+    unsigned char height[9]
+    unsigned char deck[40]      # deck[dpos .. dlen): top first
+    int dpos
+    int dlen
+    uint64_t origin             # the pile shuffled into this deck (40-bit compact set), or 0 for the root's deck
+    int root_deck
+    uint64_t discard            # solodeck.cards' ints as bits
+    int passno
+    int reshuffles
+    int final
+    int over
+
+
+ctypedef struct Entry:
+    uint64_t k0, k1, k2, k3
+    short value
+    unsigned char flags         # 1: used, 2: exact (else an upper bound)
+
+
+cdef inline int compact(int card) noexcept nogil:
+    """suit * 10 + value - 1: the 40 number cards in canonical order."""
+    return (card // 13) * 10 + card % 13
+
+
+cdef inline void reshuffle(Node* n, uint64_t seed) noexcept nogil:
+    """The deck ran out with a market to deal: the sorted discard pile, shuffled with stream
+    ``reshuffles + 1`` of the seed, is the new deck (the pass count goes up, or the final flag)."""
+    cdef int cards[40]
+    cdef int count = 0, card, i
+    cdef uint64_t origin = 0
+    for card in range(52):
+        if n.discard & (<uint64_t>1 << card):
+            cards[count] = card
+            count += 1
+            origin |= <uint64_t>1 << compact(card)
+    n.reshuffles += 1
+    seeded_shuffle(cards, count, seed, <uint64_t>n.reshuffles)
+    for i in range(count):
+        n.deck[i] = <unsigned char>cards[i]
+    n.dpos, n.dlen, n.origin, n.root_deck, n.discard = 0, count, origin, 0, 0
+    if n.passno < PASSES:
+        n.passno += 1
+    else:
+        n.final = 1
+
+
+cdef inline void deal_market(Node* n, int* market, uint64_t seed) noexcept nogil:
+    cdef int k
+    for k in range(MARKET):
+        if n.dpos == n.dlen:
+            reshuffle(n, seed)
+        market[k] = n.deck[n.dpos]
+        n.dpos += 1
+
+
+cdef inline void take(Node* n, int* market, int stack, int cell) noexcept nogil:
+    """Node ``n`` (its market dealt) after stack 0-2 goes onto cell 0-8: a turn's start again."""
+    cdef int i, h, drop
+    cdef int pile[5]
+    h = n.height[cell]
+    for i in range(h):
+        pile[i] = n.cards[cell][i]
+    for i in range(STACK_START[stack], STACK_END[stack]):
+        pile[h] = market[i]
+        h += 1
+    drop = h - HEIGHT if h > HEIGHT else 0
+    for i in range(drop):
+        n.discard |= <uint64_t>1 << pile[i]
+    for i in range(drop, h):
+        n.cards[cell][i - drop] = <unsigned char>pile[i]
+    n.height[cell] = h - drop
+    for i in range(MARKET):
+        if i < STACK_START[stack] or i >= STACK_END[stack]:
+            n.discard |= <uint64_t>1 << market[i]
+    n.over = n.final or (n.passno == PASSES and n.dpos == n.dlen)
+
+
+cdef inline int grid_value(Node* n) noexcept nogil:
+    """won * 64 + the chain total of the grid."""
+    cdef int cell_of[52]
+    cdef int lengths[4]
+    cdef int c, i, s, total = 0, won = 1
+    for i in range(52):
+        cell_of[i] = -1
+    for c in range(CELLS):
+        for i in range(n.height[c]):
+            cell_of[n.cards[c][i]] = c
+    chains(cell_of, lengths)
+    for s in range(4):
+        total += lengths[s]
+        if lengths[s] < WIN_CHAIN:
+            won = 0
+    return won * WIN_VALUE + total
+
+
+cdef inline void node_key(Node* n, uint64_t* key) noexcept nogil:
+    """The grid's smallest image under the 8 symmetries (3 words), then the deck's origin, cards
+    left, shuffle count, pass and flags."""
+    cdef uint64_t code[9]
+    cdef uint64_t w0, w1, w2, b0 = 0, b1 = 0, b2 = 0
+    cdef int c, i, k
+    cdef uint64_t x
+    for c in range(CELLS):
+        x = 0
+        for i in range(n.height[c]):
+            x |= <uint64_t>(n.cards[c][i] + 1) << (6 * i)
+        code[c] = x
+    for k in range(8):
+        w0 = code[SYM[k][0]] | (code[SYM[k][1]] << 18) | (code[SYM[k][2]] << 36)
+        w1 = code[SYM[k][3]] | (code[SYM[k][4]] << 18) | (code[SYM[k][5]] << 36)
+        w2 = code[SYM[k][6]] | (code[SYM[k][7]] << 18) | (code[SYM[k][8]] << 36)
+        if k == 0 or w0 < b0 or (w0 == b0 and (w1 < b1 or (w1 == b1 and w2 < b2))):
+            b0, b1, b2 = w0, w1, w2
+    key[0], key[1], key[2] = b0, b1, b2
+    key[3] = (n.origin | (<uint64_t>(n.dlen - n.dpos) << 40) | (<uint64_t>n.reshuffles << 46)
+              | (<uint64_t>n.passno << 49) | (<uint64_t>n.final << 51) | (<uint64_t>n.over << 52)
+              | (<uint64_t>n.root_deck << 53))
+
+
+# -- the bound ----------------------------------------------------------------------------------
+cdef enum:
+    CHAIN_CACHE = 1 << 16
+
+ctypedef struct ChainMemo:
+    uint64_t key
+    unsigned char used
+    unsigned char gain[11]
+
+
+cdef ChainMemo* CHAIN_MEMO = <ChainMemo*>table_calloc(CHAIN_CACHE, sizeof(ChainMemo))
+
+
+cdef inline void suit_chains(uint64_t old_cells, int free_mask, int cost_mask, int layers,
+                             unsigned char* gain) noexcept nogil:
+    """gain[k], k < layers: one suit's longest chain with its cards in the grid where they are
+    (``old_cells``: 4 bits per value, cell + 1 or 0), the values of ``free_mask`` in any cells, and
+    at most k more of the values of ``cost_mask``, in any cells; nothing buried. Memoised: siblings
+    in a search share most suits."""
+    cdef uint64_t key = old_cells | (<uint64_t>free_mask << 40) | (<uint64_t>cost_mask << 50) | (<uint64_t>(layers - 1) << 60)
+    cdef uint64_t slot = mix64(key) & (CHAIN_CACHE - 1)
+    cdef ChainMemo* m = &CHAIN_MEMO[slot]
+    cdef int k, c, v, j, x, old, top
+    cdef int best[11][9]
+    cdef int near[11][9]
+    if m.used and m.key == key:
+        memcpy(gain, m.gain, 11)
+        return
+    for k in range(layers):
+        for c in range(CELLS):
+            best[k][c] = 0
+    for v in range(10):
+        old = <int>((old_cells >> (4 * v)) & 15) - 1
+        if old < 0 and not (free_mask >> v) & 1 and not (cost_mask >> v) & 1:
+            continue
+        for k in range(layers):
+            for c in range(CELLS):
+                top = 0
+                for j in range(NDEG[c]):
+                    x = best[k][NEIGH[c][j]]
+                    if x > top:
+                        top = x
+                near[k][c] = top + 1
+        if (free_mask >> v) & 1:
+            for k in range(layers):
+                for c in range(CELLS):
+                    if near[k][c] > best[k][c]:
+                        best[k][c] = near[k][c]
+        else:
+            if (cost_mask >> v) & 1:
+                for k in range(layers - 1, 0, -1):
+                    for c in range(CELLS):
+                        if near[k - 1][c] > best[k][c]:
+                            best[k][c] = near[k - 1][c]
+            if old >= 0:
+                for k in range(layers):
+                    if near[k][old] > best[k][old]:
+                        best[k][old] = near[k][old]
+    top = 0
+    for k in range(layers):
+        for c in range(CELLS):
+            if best[k][c] > top:
+                top = best[k][c]
+        gain[k] = <unsigned char>top
+    m.key, m.used = key, 1
+    memcpy(m.gain, gain, 11)
+
+
+cdef inline int relaxed_bound(Node* n, uint64_t seed) noexcept nogil:
+    """An upper bound on the value of turn-start node ``n`` (see the section's comment)."""
+    cdef Node m = n[0]
+    cdef int markets[12][5]
+    cdef int known = 0, rest, unknown = 0, in_grid = 0, c, i, s, t, v, k, b, budget, layers, enum_turns
+    cdef int combo, combos, pick, card, total, win_total
+    cdef uint64_t old[4]
+    cdef int cost[4]
+    cdef int freem[4]
+    cdef unsigned char gains[4][11]
+    cdef int any_best[41]
+    cdef int win_best[41]
+    cdef int any_next[41]
+    cdef int win_next[41]
+    cdef int best_any = 0, best_win = -1
+    for s in range(4):
+        old[s] = 0
+        cost[s] = 0
+    for c in range(CELLS):
+        in_grid += n.height[c]
+        for i in range(n.height[c]):
+            card = n.cards[c][i]
+            old[card // 13] |= <uint64_t>(c + 1) << (4 * (card % 13))
+    # the markets known now: the one being dealt (a reshuffle within it shuffles today's pile),
+    # then the deck's groups of five
+    deal_market(&m, markets[0], seed)
+    known = 1
+    if not m.final:
+        while m.dlen - m.dpos >= MARKET and known < 12:
+            for i in range(MARKET):
+                markets[known][i] = m.deck[m.dpos + i]
+            m.dpos += MARKET
+            known += 1
+        rest = m.dlen - m.dpos
+        if m.passno == PASSES:
+            unknown = 1 if rest > 0 else 0   # the final shuffle finishes one last market
+        else:  # later passes deal at most the cards outside today's grid (it never shrinks)
+            unknown = (rest + (PASSES - m.passno) * (40 - in_grid)) // MARKET + 1
+    enum_turns = known if known < ENUM_TURNS else ENUM_TURNS
+    for t in range(enum_turns, known):
+        for i in range(MARKET):
+            card = markets[t][i]
+            cost[card // 13] |= 1 << (card % 13)
+    if unknown:
+        for s in range(4):
+            cost[s] = 1023
+    budget = 2 * (known - enum_turns + unknown)
+    if budget > 40:
+        budget = 40
+    layers = (budget if budget < 10 else 10) + 1
+    combos = 1
+    for t in range(enum_turns):
+        combos *= 3
+    for combo in range(combos):
+        for s in range(4):
+            freem[s] = 0
+        pick = combo
+        for t in range(enum_turns):
+            for i in range(STACK_START[pick % 3], STACK_END[pick % 3]):
+                card = markets[t][i]
+                freem[card // 13] |= 1 << (card % 13)
+            pick //= 3
+        for s in range(4):
+            suit_chains(old[s], freem[s], cost[s], layers, gains[s])
+        # the knapsack: the best total over the suits with at most ``budget`` costly cards in all
+        for b in range(budget + 1):
+            any_best[b] = 0
+            win_best[b] = 0
+        for s in range(4):
+            for b in range(budget + 1):
+                any_next[b] = -1
+                win_next[b] = -1
+                for k in range(layers if layers <= b + 1 else b + 1):
+                    v = any_best[b - k] + gains[s][k]
+                    if v > any_next[b]:
+                        any_next[b] = v
+                    if win_best[b - k] >= 0 and gains[s][k] >= WIN_CHAIN:
+                        v = win_best[b - k] + gains[s][k]
+                        if v > win_next[b]:
+                            win_next[b] = v
+            for b in range(budget + 1):
+                any_best[b] = any_next[b]
+                win_best[b] = win_next[b]
+        if any_best[budget] > best_any:
+            best_any = any_best[budget]
+        if win_best[budget] > best_win:
+            best_win = win_best[budget]
+    return WIN_VALUE + best_win if best_win >= 0 else best_any
+
+
+# -- the baseline in open mode (the pilot method's rollouts) ----------------------------------------
+cdef inline int node_baseline(Node* n, int* market) noexcept nogil:
+    """The baseline policy's move (stack * 9 + cell) at node ``n`` with ``market`` dealt."""
+    cdef Pos p
+    cdef int cell_of[52]
+    cdef int c, i
+    for c in range(CELLS):
+        p.height[c] = n.height[c]
+        for i in range(n.height[c]):
+            p.cards[c][i] = n.cards[c][i]
+    for i in range(MARKET):
+        p.market[i] = market[i]
+    cells_of(&p, cell_of)
+    return baseline(&p, cell_of)
+
+
+cdef inline int baseline_end(Node* n, uint64_t seed) noexcept nogil:
+    """The value (won * 64 + chain total) the baseline policy reaches from turn-start node ``n``
+    with the deck known."""
+    cdef Node m = n[0]
+    cdef int market[5]
+    cdef int move
+    while not m.over:
+        deal_market(&m, market, seed)
+        move = node_baseline(&m, market)
+        take(&m, market, move // CELLS, move % CELLS)
+    return grid_value(&m)
+
+
+cdef list baseline_line(Node n, int* market, int first, uint64_t seed):
+    """The moves of the baseline policy after ``first`` from decision node ``n``."""
+    cdef int cards[5]
+    cdef int move, i
+    for i in range(MARKET):
+        cards[i] = market[i]
+    take(&n, cards, first // CELLS, first % CELLS)
+    line = []
+    while not n.over:
+        deal_market(&n, cards, seed)
+        move = node_baseline(&n, cards)
+        line.append((move // CELLS + 1, move % CELLS + 1))
+        take(&n, cards, move // CELLS, move % CELLS)
+    return line
+
+
+# -- the search ---------------------------------------------------------------------------------
+cdef enum:
+    MOVES = 27
+
+
+ctypedef struct Child:
+    Node node
+    uint64_t key[4]
+    int bound        # its value when exact, else an upper bound
+    int exact
+    int move         # stack * 9 + cell
+
+
+cdef class Endgame:
+    """Exact open-mode values of Skyway positions (see the section's comment), with a time limit
+    and a cap on stored states; the table is kept between calls with the same seed and deck."""
+
+    cdef Entry* table
+    cdef uint64_t capacity, max_capacity, used
+    cdef uint64_t seed
+    cdef double deadline, seconds
+    cdef uint64_t max_states
+    cdef public uint64_t nodes
+    cdef public int stopped
+    cdef object root_deck
+
+    def __cinit__(self, uint64_t seed, double memory_mb=256.0, double seconds=0.0, uint64_t max_states=0):
+        self.seed = seed
+        self.max_capacity = capacity_for(memory_mb, sizeof(Entry), 1 << 12)
+        self.capacity = self.max_capacity if self.max_capacity < (1 << 16) else (1 << 16)
+        self.table = <Entry*>table_calloc(self.capacity, sizeof(Entry))
+        if self.table == NULL:
+            raise MemoryError()
+        self.used = 0
+        self.seconds, self.max_states = seconds, max_states
+        self.nodes, self.stopped = 0, STOP_NONE
+        self.root_deck = None
+
+    def __dealloc__(self):
+        free(self.table)
+
+    @property
+    def stored(self):
+        return self.used
+
+    def set_limits(self, double seconds, uint64_t max_states=0):
+        """A fresh time limit in seconds (0: none) for the next calls, and a cap on stored states."""
+        self.seconds, self.max_states = seconds, max_states
+
+    # -- the table ------------------------------------------------------------------------------
+    cdef Entry* probe(self, uint64_t* key) noexcept nogil:
+        cdef uint64_t mask = self.capacity - 1
+        cdef uint64_t i = mix64(key[0] ^ mix64(key[1] ^ mix64(key[2] ^ mix64(key[3])))) & mask
+        cdef Entry* e
+        while True:
+            e = &self.table[i]
+            if not e.flags or (e.k0 == key[0] and e.k1 == key[1] and e.k2 == key[2] and e.k3 == key[3]):
+                return e
+            i = (i + 1) & mask
+
+    cdef void store(self, uint64_t* key, int value, int exact) noexcept nogil:
+        cdef Entry* e = self.probe(key)
+        cdef Entry* old
+        cdef uint64_t old_capacity, i
+        if not e.flags:
+            if (self.used + 1) * 4 > self.capacity * 3:
+                if self.capacity < self.max_capacity:
+                    old, old_capacity = self.table, self.capacity
+                    self.table = <Entry*>table_calloc(self.capacity * 2, sizeof(Entry))
+                    if self.table == NULL:
+                        self.table = old
+                        memset(self.table, 0, self.capacity * sizeof(Entry))
+                        self.used = 0
+                    else:
+                        self.capacity *= 2
+                        for i in range(old_capacity):
+                            if old[i].flags:
+                                self.probe(&old[i].k0)[0] = old[i]
+                        free(old)
+                else:  # the graph is acyclic: a forgotten entry is only searched again
+                    memset(self.table, 0, self.capacity * sizeof(Entry))
+                    self.used = 0
+                e = self.probe(key)
+            self.used += 1
+            e.k0, e.k1, e.k2, e.k3 = key[0], key[1], key[2], key[3]
+        e.value = <short>value
+        e.flags = 3 if exact else 1
+
+    cdef inline int limits_hit(self) noexcept nogil:
+        if self.stopped:
+            return 1
+        if (self.nodes & 1023) == 0 and self.deadline > 0 and now() > self.deadline:
+            self.stopped = STOP_TIME
+        elif self.max_states and self.used >= self.max_states:
+            self.stopped = STOP_STATES
+        return self.stopped
+
+    # -- children -------------------------------------------------------------------------------
+    cdef int children(self, Node* n, int* market, Child* out) noexcept nogil:
+        """The distinct children (up to symmetry) of node ``n`` with its market dealt, best bound
+        first; returns how many."""
+        cdef int count = 0, s, c, j, dup
+        cdef Child* ch
+        cdef Child tmp
+        cdef Entry* e
+        for s in range(3):
+            for c in range(CELLS):
+                ch = &out[count]
+                ch.node = n[0]
+                take(&ch.node, market, s, c)
+                ch.move = s * CELLS + c
+                if ch.node.over:
+                    ch.key[0] = ch.key[1] = ch.key[2] = ch.key[3] = 0
+                    node_key(&ch.node, ch.key)
+                else:
+                    node_key(&ch.node, ch.key)
+                dup = 0
+                for j in range(count):
+                    if (out[j].key[0] == ch.key[0] and out[j].key[1] == ch.key[1] and out[j].key[2] == ch.key[2]
+                            and out[j].key[3] == ch.key[3]):
+                        dup = 1
+                        break
+                if dup:
+                    continue
+                if ch.node.over:
+                    ch.bound, ch.exact = grid_value(&ch.node), 1
+                else:
+                    e = self.probe(ch.key)
+                    if e.flags & 2:
+                        ch.bound, ch.exact = e.value, 1
+                    else:
+                        ch.bound, ch.exact = relaxed_bound(&ch.node, self.seed), 0
+                        if e.flags and e.value < ch.bound:
+                            ch.bound = e.value
+                count += 1
+        # insertion sort, best bound first (stable: ties keep the move order)
+        for s in range(1, count):
+            tmp = out[s]
+            j = s - 1
+            while j >= 0 and out[j].bound < tmp.bound:
+                out[j + 1] = out[j]
+                j -= 1
+            out[j + 1] = tmp
+        return count
+
+    cdef int expand(self, Node* n, int* market, int alpha, int* best_move) noexcept nogil:
+        """The value of node ``n`` with its market dealt when above ``alpha``, else an upper bound
+        at most ``alpha`` (fail-soft)."""
+        cdef Child kids[MOVES]
+        cdef int count = self.children(n, market, kids)
+        cdef int i, v, best = -1, floor
+        best_move[0] = -1
+        for i in range(count):
+            floor = best if best > alpha else alpha
+            if kids[i].bound <= floor:
+                if best <= alpha and kids[i].bound > best:
+                    best = kids[i].bound  # the best the rest could reach: an upper bound
+                break
+            if kids[i].exact:
+                v = kids[i].bound
+            else:
+                v = self.search(&kids[i].node, kids[i].key, floor)
+                if self.stopped:
+                    return -1
+            if v > best:
+                best = v
+                best_move[0] = kids[i].move
+        return best
+
+    cdef int search(self, Node* n, uint64_t* key, int alpha) noexcept nogil:
+        """The value of turn-start node ``n`` (key ``key``) when above ``alpha``, else an upper
+        bound at most ``alpha``."""
+        cdef Entry* e
+        cdef Node dealt
+        cdef int market[5]
+        cdef int value, move
+        self.nodes += 1
+        if self.limits_hit():
+            return -1
+        e = self.probe(key)
+        if e.flags and (e.flags & 2 or e.value <= alpha):
+            return e.value
+        dealt = n[0]
+        deal_market(&dealt, market, self.seed)
+        value = self.expand(&dealt, market, alpha, &move)
+        if self.stopped:
+            return -1
+        self.store(key, value, value > alpha)
+        return value
+
+    # -- from Python ------------------------------------------------------------------------------
+    cdef Node decision(self, grid, market, deck, discard, int passno, int reshuffles, int final, int over,
+                       int* cards) except *:
+        """The node of a decision state (its market dealt into ``cards``), keeping the table when
+        the deck is the rest of the previous root's deck."""
+        cdef Node n
+        cdef int c, i
+        deck = tuple(deck)
+        if self.root_deck is None or len(deck) > len(self.root_deck) or self.root_deck[len(self.root_deck) - len(deck):] != deck:
+            memset(self.table, 0, self.capacity * sizeof(Entry))
+            self.used = 0
+            self.root_deck = deck
+        memset(&n, 0, sizeof(Node))
+        for c in range(CELLS):
+            n.height[c] = len(grid[c])
+            for i in range(n.height[c]):
+                n.cards[c][i] = grid[c][i]
+        for i, c in enumerate(deck):
+            n.deck[i] = c
+        n.dpos, n.dlen, n.origin, n.root_deck = 0, len(deck), 0, ROOT_DECK
+        for c in discard:
+            n.discard |= <uint64_t>1 << <int>c
+        n.passno, n.reshuffles, n.final, n.over = passno, reshuffles, final, over
+        for i in range(len(market)):
+            cards[i] = market[i]
+        return n
+
+    cdef int root_value(self, Node* n, int* market) noexcept nogil:
+        """The exact value of a decision node, by aspiration: first a line at the bound."""
+        cdef Child kids[MOVES]
+        cdef int count, alpha, v, move
+        if n.over:
+            return grid_value(n)
+        count = self.children(n, market, kids)
+        alpha = kids[0].bound - 1
+        while True:
+            v = self.expand(n, market, alpha, &move)
+            if self.stopped or v > alpha:
+                return v
+            alpha = v - 1 if v >= WIN_VALUE else -1  # no win at all: settle the best loss at once
+
+    def solve(self, grid, market, deck, discard, int passno, int reshuffles, int final, int over):
+        """(value, [(stack 1-3, cell 1-9), ...]) of a decision state: won * 64 + the chain total
+        and a line reaching it; None when a limit stopped the search (``stopped`` says which)."""
+        cdef int cards[5]
+        cdef Node n = self.decision(grid, market, deck, discard, passno, reshuffles, final, over, cards)
+        cdef Node child
+        cdef int value, v, s, c, found
+        cdef uint64_t key[4]
+        self.stopped = STOP_NONE
+        self.deadline = now() + self.seconds if self.seconds > 0 else 0.0
+        with nogil:
+            value = self.root_value(&n, cards)
+        if self.stopped:
+            return None
+        line = []
+        while not n.over:  # follow the values: the first move whose child reaches the value
+            found = 0
+            for s in range(3):
+                for c in range(CELLS):
+                    child = n
+                    take(&child, cards, s, c)
+                    if child.over:
+                        v = grid_value(&child)
+                    else:
+                        node_key(&child, key)
+                        with nogil:
+                            v = self.search(&child, key, value - 1)
+                        if self.stopped:
+                            return None
+                    if v >= value:
+                        found = 1
+                        break
+                if found:
+                    break
+            if not found:
+                raise AssertionError("skyway kernel: no move reaches the position's value")
+            line.append((s + 1, c + 1))
+            n = child
+            if not n.over:
+                deal_market(&n, cards, self.seed)
+        return value, line
+
+    def pilot(self, grid, market, deck, discard, int passno, int reshuffles, int final, int over):
+        """(value, line) of the pilot method from a decision state: at each decision every move is
+        followed by the baseline policy to the end with the deck known (one deal, no samples),
+        and the move of the best such line is played; the best line met is kept (so the result
+        is never worse than any line it tried, the baseline's own included)."""
+        cdef int cards[5]
+        cdef Node n = self.decision(grid, market, deck, discard, passno, reshuffles, final, over, cards)
+        cdef Node child
+        cdef int s, c, v, best, best_move, kept = -1
+        line, kept_line = [], []
+        while not n.over:
+            best, best_move = -1, 0
+            for s in range(3):
+                for c in range(CELLS):
+                    child = n
+                    take(&child, cards, s, c)
+                    v = baseline_end(&child, self.seed)
+                    if v > best:
+                        best, best_move = v, s * CELLS + c
+            if best > kept:  # a better line than any met: this move, then the baseline
+                kept = best
+                kept_line = line + [(best_move // CELLS + 1, best_move % CELLS + 1)]
+                kept_line += baseline_line(n, cards, best_move, self.seed)
+            line.append((best_move // CELLS + 1, best_move % CELLS + 1))
+            take(&n, cards, best_move // CELLS, best_move % CELLS)
+            if not n.over:
+                deal_market(&n, cards, self.seed)
+        return kept, kept_line
+
+    def bound(self, grid, deck, discard, int passno, int reshuffles):
+        """The relaxed bound of a turn-start position (tests check it against exact values)."""
+        cdef int cards[5]
+        cdef Node n = self.decision(grid, (), deck, discard, passno, reshuffles, 0, 0, cards)
+        return relaxed_bound(&n, self.seed)

@@ -1,6 +1,7 @@
 """The Skyway CP-SAT model (encodings/skyway.py), a second exact engine, agrees with the search.
 
-Endgames come from seeded deals: the baseline policy plays each deal into the third pass until a
+The search is the kernel's exact search when it is built (tests/test_skyway_kernel.py checks it
+equal to the pure-Python reference), else the reference. Endgames come from seeded deals: the baseline policy plays each deal into the third pass until a
 turn starts with a deck of 5 x turns cards (no reshuffle left: every market is fixed). Baseline
 play reaches the third pass with 3 or 4 such turns at most, so the 5- and 6-turn endgames are
 built: baseline play of a seeded deal stops while the grid leaves room for them, and the other
@@ -15,13 +16,13 @@ from solodeck.encodings import cpsat_solver
 from solodeck.encodings.skyway import CpSatSolver, SkywayModel
 from solodeck.errors import UnsupportedError
 from solodeck.games.skyway import GAME, NUMBER_CARDS, State, Take, built_endgame, natural_endgame, score_of
-from solodeck.solvers import DepthFirstSolver, Limits
+from solodeck.solvers import DepthFirstSolver, Limits, make_solver
 
 LIMITS = Limits(time_limit=300)
 
 
 def both(state, workers=1):
-    search = DepthFirstSolver(GAME, LIMITS).solve(state)
+    search = make_solver(GAME, LIMITS).solve(state)  # the kernel's search when built, else the reference
     model = CpSatSolver(GAME, LIMITS, workers=workers).solve(state)
     return search, model
 

@@ -3,11 +3,12 @@ chain lengths, the same baseline moves, and rollouts equal sample for sample."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
 from solodeck.api import advance_chance
-from solodeck.games.skyway import GAME, chain_lengths
+from solodeck.games.skyway import GAME, Take, chain_lengths
 from solodeck.shuffle import SplitMix64
 from solodeck.solvers.sampling import play_out
 
@@ -55,3 +56,91 @@ def test_the_games_rollouts_use_the_kernel_for_every_move():
     state = list(decisions([5]))[4]
     stats = GAME.fast_rollouts(state, 4, 0)
     assert [m for m, _w, _t in stats] == state.legal_moves()
+
+
+# -- the exact open search (Endgame) against the reference, CP-SAT covers it in test_skyway_cpsat.py --
+from pathlib import Path  # noqa: E402
+
+from solodeck.deals import load_deal  # noqa: E402
+from solodeck.games.skyway import (KernelSolver, kernel_args, kernel_utility, random_endgame,  # noqa: E402
+                                   within_reach)
+from solodeck.solvers import DepthFirstSolver, Limits, make_solver  # noqa: E402
+
+CASE = Path("/work/shared/cases/skyway-5-turns-pass-2.toml")
+# random_endgame's (seed, grid cards, deck cards, pass): third-pass endgames of 2-3 turns, with and without the final
+# shuffle, and second-pass ones whose next deck is the pile the line discards (3-4 turns)
+RANDOM_ENDGAMES = [(0, 23, 9, 3), (1, 23, 9, 3), (1, 25, 7, 3), (2, 25, 7, 3), (0, 24, 12, 3), (2, 22, 13, 3),
+                   (0, 25, 3, 2), (3, 25, 3, 2), (0, 24, 2, 2)]
+SLOW_ENDGAMES = [(s, 25, 5, 2) for s in range(4)] + [(s, 24, 2, 2) for s in range(1, 4)]
+
+
+def exact(state, seconds=0.0):
+    """(utility, line) of the kernel's exact search."""
+    search = kernel.Endgame(state.seed, 64.0, seconds)
+    value, line = search.solve(*kernel_args(advance_chance(state)))
+    return kernel_utility(value), [Take(s, c) for s, c in line]
+
+
+def assert_equals_the_reference(position):
+    state = random_endgame(*position)
+    reference = DepthFirstSolver(GAME, Limits()).solve(state)
+    utility, line = exact(state)
+    assert reference.exact and utility == ((reference.verdict == "winnable") * 1, reference.score), position
+    final = GAME.replay_moves(state, line).outcome()
+    assert GAME.utility(final) == utility
+    return utility
+
+
+def test_the_exact_search_equals_the_reference_on_random_endgames():
+    verdicts = {assert_equals_the_reference(position)[0] for position in RANDOM_ENDGAMES}
+    assert verdicts == {0, 1}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("position", SLOW_ENDGAMES)
+def test_the_exact_search_equals_the_reference_on_longer_endgames(position):
+    assert_equals_the_reference(position)
+
+
+def test_the_bound_never_promises_less_than_the_exact_value():
+    search = kernel.Endgame(0, 16.0)
+    for position in RANDOM_ENDGAMES + [(5, 22, 15, 3), (6, 20, 5, 2)]:
+        state = random_endgame(*position)
+        value, _line = search.solve(*kernel_args(advance_chance(state)))
+        bound = search.bound(state.grid, state.deck, state.discard, state.passno, state.reshuffles)
+        assert bound >= value, position
+
+
+def test_the_case_file_is_exact_in_milliseconds():
+    # 5 turns left, pass 2, the deck running out exactly at the end of a turn: winnable, 20
+    state = GAME.initial_state(load_deal(CASE))
+    search = kernel.Endgame(state.seed, 64.0)
+    start = time.process_time()
+    value, line = search.solve(*kernel_args(advance_chance(state)))
+    seconds = time.process_time() - start
+    assert kernel_utility(value) == (1, 20) and len(line) == 5
+    assert seconds < 0.5 and search.nodes < 5000  # 0.05 s and ~900 nodes on an idle core
+
+
+def test_the_games_solver_is_the_kernel_and_exact_on_endgames():
+    state = random_endgame(0, 24, 12, 3)
+    solver = make_solver(GAME, Limits(time_limit=10))
+    assert isinstance(solver, KernelSolver) and within_reach(advance_chance(state))
+    result = solver.solve(state)
+    assert result.exact and result.engine == "kernel"
+    assert (result.verdict == "winnable", result.score) == (True, exact(state)[0][1])
+    assert solver.value(state) == (exact(state)[0], True)
+
+
+def test_a_whole_deal_ends_in_a_proven_best_endgame():
+    state = GAME.initial_state(GAME.new_deal(10003))
+    result = make_solver(GAME, Limits(time_limit=1)).solve(state)
+    assert not result.exact and result.verdict == "winnable"
+    at = advance_chance(state)
+    for i, move in enumerate(result.line):
+        if within_reach(at):  # from the first position within reach the line is the best ending
+            assert exact(at)[0] == GAME.utility(GAME.replay_moves(state, result.line).outcome())
+            break
+        at = advance_chance(at.play(move))
+    else:
+        raise AssertionError("the line never came within reach")

@@ -18,6 +18,7 @@ docs/rules/skyway.md, "How the solver plays it").
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 
 from .. import cards as C
@@ -473,7 +474,13 @@ class Skyway(NumberDeckGame):
                 best, best_rank = move, rank
         return best
 
-    # -- the compiled kernel (ext/skyway.pyx): rollouts of every move; None when it is not built --
+    # -- the compiled kernel (ext/skyway.pyx): the open search and rollouts; None when it is not built --
+    def fast_solver(self, limits, progress=None):
+        """The kernel's open search (KernelSolver); without it solvers.make_solver runs the
+        anytime search of solvers/anytime.py."""
+        kernel = self.load_kernel()
+        return KernelSolver(self, kernel, limits, progress) if kernel is not None else None
+
     def kernel_moves(self, state):
         kernel = self.load_kernel()
         if kernel is None or state.over or state.is_chance():
@@ -493,6 +500,110 @@ class Skyway(NumberDeckGame):
 
 
 GAME = Skyway()  # the registry's instance (solodeck/registry.py)
+
+
+# -- open mode in the kernel: exact endgames, and the best line of a whole deal ----------------------
+REACH_TURNS = 6       # the exact search is tried from this many turns before the end (bench/skyway.py)
+VALUE_SECONDS = 1.0   # each value of a hint file, when the command gives no time limit
+WIN_VALUE = 64        # the kernel's value: won * 64 + the chain total
+
+
+def kernel_utility(value: int) -> tuple:
+    """The game's utility (won, score) of the kernel's value."""
+    return (1, value - WIN_VALUE) if value >= WIN_VALUE else (0, value)
+
+
+def kernel_args(state) -> tuple:
+    """A decision state (or a finished one) as the kernel's Endgame takes it."""
+    return (state.grid, state.market, state.deck, state.discard, state.passno, state.reshuffles,
+            int(state.final), int(state.over))
+
+
+def within_reach(state) -> bool:
+    """Few enough turns left for the exact search (turns_left is exact in the third pass, an
+    upper bound before it)."""
+    return state.turns_left() <= REACH_TURNS
+
+
+class KernelSolver:
+    """Open mode with the kernel (ext/skyway.pyx), with DepthFirstSolver's interface.
+
+    Within reach of the end (REACH_TURNS) the exact search answers. Otherwise, or when a limit
+    stops it, the pilot method plays a line (at each decision, every move followed by the
+    baseline with the deck known), and the exact search then replaces the line's last turns by
+    the best ending from where it is within reach: the line found ends in a proven-best endgame."""
+
+    def __init__(self, game, kernel, limits, progress=None):
+        self.game, self.kernel, self.limits, self.progress = game, kernel, limits, progress
+        self.search, self.seed = None, None
+
+    def _engine(self, seed):
+        if self.search is None or self.seed != seed:  # the table holds one seed's reshuffles
+            self.search, self.seed = self.kernel.Endgame(seed, self.limits.memory_mb), seed
+        return self.search
+
+    def _exact(self, state, seconds):
+        """(value, line) by the exact search, or None when a limit stopped it."""
+        search = self._engine(state.seed)
+        search.set_limits(seconds or 0.0, self.limits.max_states or 0)
+        found = search.solve(*kernel_args(state))
+        if self.progress is not None:
+            self.progress(search.nodes)
+        return found
+
+    def solve(self, state):
+        from ..result import StopReason, finish_open
+
+        start = time.perf_counter()
+        state = advance_chance(state)
+        seconds = self.limits.seconds()
+        nodes = 0
+        if state.outcome() is None and within_reach(state):
+            found = self._exact(state, seconds)
+            nodes = self.search.nodes
+            if found is not None:
+                value, line = found
+                return finish_open(self.game, state, [Take(s, c) for s, c in line], won=value >= WIN_VALUE,
+                                   nodes=nodes, stored=self.search.stored, start=start, engine="kernel")
+            stop = StopReason.from_code(self.search.stopped)
+        elif state.outcome() is None:
+            stop = StopReason.TIMEOUT  # a whole deal: too big to exhaust
+        else:
+            return finish_open(self.game, state, [], won=state.won, start=start, engine="kernel")
+        deadline = None if seconds is None else start + seconds
+        value, line, spent = self.best_line(state, deadline)
+        return finish_open(self.game, state, line, won=value >= WIN_VALUE, stop=stop, nodes=nodes + spent,
+                           stored=self.search.stored if self.search else 0, start=start, engine="kernel")
+
+    def best_line(self, state, deadline):
+        """(value, line, nodes): the pilot method's line, its ending replaced by the exact best
+        from the first position along it within reach (when the search finishes in time)."""
+        search = self._engine(state.seed)
+        value, moves = search.pilot(*kernel_args(state))
+        line = [Take(s, c) for s, c in moves]
+        nodes = len(line) * len(MOVES)
+        at = advance_chance(state)
+        for i, move in enumerate(line):
+            if within_reach(at):
+                left = None if deadline is None else deadline - time.perf_counter()
+                if left is not None and left <= 0:
+                    break
+                found = self._exact(at, left)
+                nodes += search.nodes
+                if found is not None and found[0] >= value:
+                    value, line = found[0], line[:i] + [Take(s, c) for s, c in found[1]]
+                break
+            at = advance_chance(at.play(move))
+        return value, line, nodes
+
+    def value(self, state):
+        """(exact utility, True), or (None, False) if a limit stopped the search. Without a time
+        limit each value gets VALUE_SECONDS of its own (hint files value every move)."""
+        state = advance_chance(state)
+        if state.outcome() is not None:
+            return self.game.utility(state.outcome()), True
+        found = self._exact(state, self.limits.seconds(VALUE_SECONDS))
+        return (kernel_utility(found[0]), True) if found is not None else (None, False)
 
 
 # -- endgames for tests and benchmarks ----------------------------------------------------------------
@@ -523,6 +634,28 @@ def built_endgame(seed: int, turns: int):
         state = after
     rest = state.deck + state.discard
     return State(state.grid, (), rest[:MARKET * turns], tuple(sorted(rest[MARKET * turns:])), PASSES, PASSES - 1, seed)
+
+
+def random_endgame(seed: int, grid_cards: int, deck_cards: int, passno: int):
+    """A turn start of pass ``passno`` with ``deck_cards`` in the deck: the baseline plays deal
+    ``seed`` until the grid holds at least ``grid_cards`` cards (at most 27), and the other cards,
+    in an order drawn from ``seed``, are the deck and then the discard pile. Earlier passes have
+    a reshuffle ahead whose cards depend on the line. None if the game ends first."""
+    import random
+
+    state = GAME.initial_state(GAME.new_deal(seed))
+    while sum(map(len, state.grid)) < grid_cards:
+        state = advance_chance(state)
+        if state.outcome() is not None:
+            return None
+        state = state.play(GAME.baseline_move(state))
+    grid = state.grid
+    rest = [c for c in NUMBER_CARDS if not any(c in stack for stack in grid)]
+    random.Random(seed).shuffle(rest)
+    if deck_cards > len(rest):
+        return None
+    return State(grid, (), tuple(rest[:deck_cards]), tuple(sorted(rest[deck_cards:])), passno, passno - 1, seed,
+                 over=passno == PASSES and not deck_cards)
 
 
 # -- deal files: the endgame position ---------------------------------------------------------------
