@@ -13,7 +13,7 @@ import pytest
 
 from conftest import PUZZLES, fixed_line, run_cli
 from solodeck import cards as C
-from solodeck.deals import deal_from_data, load_deal
+from solodeck.deals import deal_from_data, deal_to_toml, load_deal
 from solodeck.errors import DealError, MoveError
 from solodeck.games import bourbon as B
 from solodeck.games.bourbon import Move, State, best_melds, deadwood, knock_net, knock_report, parse_move
@@ -561,21 +561,18 @@ def test_hand_report_needs_only_the_solver_interface():
 @pytest.mark.parametrize("limit", [("--time-limit", "0.2"), ("--max-states", "5")], ids=["time", "states"])
 def test_cli_a_whole_deal_stopped_by_a_limit_is_unknown(tmp_path, limit):
     """`solodeck solve` on a whole deal with a tiny limit: exit 0, the value unknown, no
-    traceback; in text, in JSON and with a hint file."""
-    deal = tmp_path / "b.toml"
-    deal.write_text(run_cli("deal", "bourbon", "--seed", 0, check=True).stdout)
-    text = run_cli("solve", deal, *limit)
-    assert text.returncode == 0 and "Traceback" not in text.stderr, text.stderr
-    assert "open-hand value: unknown (a limit stopped the search" in text.stdout
-    out = run_cli("solve", deal, *limit, "--json")
-    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
-    data = json.loads(out.stdout)
-    assert data["verdict"] == "unknown" and data["value"] is None and data["winner"] is None
-    assert [h["deadwood"] for h in data["hands"]] == [deadwood(h) for h in GAME.initial_state(GAME.new_deal(0)).hands]
-    hints = tmp_path / "h.json"
+    traceback; in text and in JSON, each with a hint file."""
+    deal, hints = tmp_path / "b.toml", tmp_path / "h.json"
+    deal.write_text(deal_to_toml(GAME.new_deal(0), GAME))
     for extra in ((), ("--json",)):
         out = run_cli("solve", deal, *limit, *extra, "--hints", hints)
         assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+        if extra:
+            data = json.loads(out.stdout)
+            assert data["verdict"] == "unknown" and data["value"] is None and data["winner"] is None
+            assert [h["deadwood"] for h in data["hands"]] == [deadwood(h) for h in GAME.initial_state(GAME.new_deal(0)).hands]
+        else:
+            assert "open-hand value: unknown (a limit stopped the search" in out.stdout
         written = json.loads(hints.read_text())
         assert written["verdict"] == "unknown" and not written["exact"]
         assert all(mv["verdict"] == "unknown" for mv in written["decisions"][0]["moves"])
@@ -584,13 +581,14 @@ def test_cli_a_whole_deal_stopped_by_a_limit_is_unknown(tmp_path, limit):
 @pytest.mark.parametrize("name", ["foresight", "heartburn"])
 def test_cli_other_several_player_games_stopped_by_a_limit(tmp_path, name):
     """The same class of crash checked in the other games of several players (the same CLI path):
-    a tiny table cap stops every search; exit 0, unknown values, no traceback."""
-    deal = tmp_path / f"{name}.toml"
-    deal.write_text(run_cli("deal", name, "--seed", 0, check=True).stdout)
-    for extra in ((), ("--json",), ("--hints", tmp_path / "h.json")):
-        out = run_cli("solve", deal, "--max-states", 5, "--time-limit", 0.5, *extra)
+    a tiny table cap stops every search; exit 0, unknown values, no traceback; in text and in
+    JSON, each with a hint file."""
+    game, deal = get_game(name), tmp_path / f"{name}.toml"
+    deal.write_text(deal_to_toml(game.new_deal(0), game))
+    for extra in ((), ("--json",)):
+        out = run_cli("solve", deal, "--max-states", 5, "--time-limit", 0.5, *extra, "--hints", tmp_path / "h.json")
         assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
-    data = json.loads(run_cli("solve", deal, "--max-states", 5, "--json", check=True).stdout)
+    data = json.loads(out.stdout)
     values = data["values"] if "values" in data else [v for row in data["table"].values() for v in row]
     assert None in values
 

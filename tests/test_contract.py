@@ -44,14 +44,21 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = [g for g in registry.GAMES.values() if g.implemented and not g.several_players]
 BLIND_GAMES = [g for g in GAMES if "blind" in g.modes]
 HIDDEN_GAMES = [g for g in GAMES if g.has_hidden]
-each_game = pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
-each_blind_game = pytest.mark.parametrize("game", BLIND_GAMES, ids=[g.name for g in BLIND_GAMES])
-each_hidden_game = pytest.mark.parametrize("game", HIDDEN_GAMES, ids=[g.name for g in HIDDEN_GAMES])
+
+
+def per_game(games):
+    """Parametrize over ``games``, each game's tests on one worker (--dist loadgroup): the cached
+    lines and positions below are then built once, not in both processes."""
+    return pytest.mark.parametrize("game", [pytest.param(g, id=g.name, marks=pytest.mark.xdist_group(g.name))
+                                            for g in games])
+
+
+each_game, each_blind_game, each_hidden_game = per_game(GAMES), per_game(BLIND_GAMES), per_game(HIDDEN_GAMES)
 
 RANDOM_SEEDS = range(12)        # a random line of each of these seeded deals
 BASELINE_SEEDS = range(20)      # the baseline policy's lines (games with a blind mode)
 SOLVER_SEEDS = range(2)         # the solver's winning lines, when found within SOLVER_LIMITS
-SOLVER_LIMITS = Limits(max_states=1000, time_limit=4)  # whole Skyway deals: the anytime search's line
+SOLVER_LIMITS = Limits(max_states=1000, time_limit=1)  # whole Skyway deals: the anytime search's line
 PUZZLE_LIMITS = Limits(max_states=50_000, time_limit=10)
 MAX_NODES = 5000                # an acyclic game ends within this many decisions and draws
 LISTABLE = 5000                 # a chance node with more outcomes than this is sampled, not listed
@@ -283,14 +290,14 @@ def reference_solve(game, state, plain=True):
 
 @functools.cache
 def small_positions(game):
-    """[(state, the reference's result, where)]: decision states near the end of seeded lines,
-    half of them from lines that win. From each line's end, 1, 2, 4, ... decisions back while the
+    """[(state, the reference's result, where)]: decision states near the end of seeded lines that
+    end (a cyclic game's random line may not), half of them from lines that win. From each line's end, 1, 2, 4, ... decisions back while the
     reference decides them within SMALL states; the farthest is kept. The reference is the plain
     search, or the pruned generic one for a line whose last decision the plain search cannot
     decide (Dead Center's wins leave many cards, and the plain search plays every alternative to
     the end of the deck)."""
-    out = []
-    for group in (filter(wins, lines(game)), (line for line in lines(game) if not wins(line))):
+    out, ended = [], [line for line in lines(game) if line.final.outcome() is not None]
+    for group in (filter(wins, ended), (line for line in ended if not wins(line))):
         found = []
         for line in group:
             decisions, farthest, back, plain = line.decisions, None, 1, True
@@ -339,9 +346,9 @@ def test_the_game_solver_agrees_with_the_plain_reference_on_small_positions(game
 @each_game
 def test_hint_files_validate_and_verify(game):
     deal = game.new_deal(0)
-    # moves it cannot value within the limits, or once 4 s of the whole are spent, are "unknown"
+    # moves it cannot value within the limits, or once 2 s of the whole are spent, are "unknown"
     # (a deadline, as `solve --time-limit`: Dead Center's CP-SAT values took minutes under load)
-    limits = dataclasses.replace(SOLVER_LIMITS, deadline=time.perf_counter() + 4)
+    limits = dataclasses.replace(SOLVER_LIMITS, deadline=time.perf_counter() + 2)
     solver = make_solver(game, limits)
     result = solver.solve(game.initial_state(deal))
     data = build_hints(game, deal, result, solver)
@@ -355,9 +362,9 @@ def test_blind_hint_files_validate_and_verify(game):
         pytest.skip("a whole blind game solves every move in each world: minutes with the pure-Python "
                     "open search (the kernel run covers it; the hidden-faces tests run on the reference)")
     deal = game.new_deal(0)
-    # decisions after 8 s are played by the baseline, unvalued (The Emissary's rule weighs odds for
+    # decisions after 3 s are played by the baseline, unvalued (The Emissary's rule weighs odds for
     # seconds a decision in pure Python: minutes a game under load)
-    limits = Limits(deadline=time.perf_counter() + 8)
+    limits = Limits(deadline=time.perf_counter() + 3)
     data = build_blind_hints(game, deal, BlindPolicy(game, samples=1, exact_limits=Limits(max_states=50)), limits)
     assert data["mode"] == "blind" and data["decisions"]
     assert verify_hints(game, deal, data).startswith("ok")

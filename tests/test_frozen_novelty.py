@@ -353,7 +353,7 @@ def compare_pruned_with_plain(cap):
 
 def test_safe_moves_and_move_pruning_never_change_the_verdict():
     """The pruned search (safe moves, symmetric moves dropped, ordering) against the plain one."""
-    verdicts = compare_pruned_with_plain(12_000)
+    verdicts = compare_pruned_with_plain(3_000)  # the plain search decides these within 2,000 states or not within 12,000
     assert len(verdicts) >= 200
     assert sum(v == "unwinnable" for v, _n in verdicts) >= 20 and sum(v == "winnable" for v, _n in verdicts) >= 150
 

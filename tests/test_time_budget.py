@@ -13,7 +13,7 @@ from solodeck.registry import GAMES
 
 from conftest import run_cli
 
-BUDGET = 1.0
+BUDGET = 0.5
 MARGIN = 15.0  # without the shared budget a hint file took minutes (every move its own budget)
 
 CASES = [(name, mode) for name, game in sorted(GAMES.items()) for mode in game.modes]
