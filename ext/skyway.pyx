@@ -296,9 +296,24 @@ from shared cimport (seeded_shuffle, mix64, now, table_calloc, capacity_for, STO
 
 cdef enum:
     WIN_VALUE = 64
-    ENUM_TURNS = 3        # markets whose stack choices the bound enumerates (3^3 = 27 choices)
     NO_CARD = 255
     ROOT_DECK = 1         # key flag: the deck is the root's own (not a reshuffle made in the search)
+
+cdef int ENUM_TURNS = 3  # markets whose stack choices the bound enumerates (3^3 = 27 choices)
+
+
+def set_enum_turns(int turns):
+    """How many markets' stack choices the bound enumerates (experiments)."""
+    global ENUM_TURNS
+    ENUM_TURNS = turns
+
+
+cdef uint64_t DEPTH_NODES[64]
+
+
+def depth_nodes():
+    return [DEPTH_NODES[i] for i in range(64)]
+
 
 cdef int SYM[8][9]        # SYM[k][i]: the cell whose stack lands on cell i under symmetry k
 cdef int NEIGH[9][4]
@@ -453,12 +468,11 @@ cdef inline void node_key(Node* n, uint64_t* key) noexcept nogil:
 
 # -- the bound ----------------------------------------------------------------------------------
 cdef enum:
-    CHAIN_CACHE = 1 << 16
+    CHAIN_CACHE = 1 << 14  # 16-byte entries: 256 kB, within a core's cache
 
 ctypedef struct ChainMemo:
-    uint64_t key
-    unsigned char used
-    unsigned char gain[11]
+    uint64_t key             # 0: unused (the key of no card at all, whose chains are all 0)
+    uint64_t gains           # gain[k] in bits 4k .. 4k + 3
 
 
 cdef ChainMemo* CHAIN_MEMO = <ChainMemo*>table_calloc(CHAIN_CACHE, sizeof(ChainMemo))
@@ -476,8 +490,9 @@ cdef inline void suit_chains(uint64_t old_cells, int free_mask, int cost_mask, i
     cdef int k, c, v, j, x, old, top
     cdef int best[11][9]
     cdef int near[11][9]
-    if m.used and m.key == key:
-        memcpy(gain, m.gain, 11)
+    if m.key == key and key:
+        for k in range(layers):
+            gain[k] = (m.gains >> (4 * k)) & 15
         return
     for k in range(layers):
         for c in range(CELLS):
@@ -515,16 +530,31 @@ cdef inline void suit_chains(uint64_t old_cells, int free_mask, int cost_mask, i
             if best[k][c] > top:
                 top = best[k][c]
         gain[k] = <unsigned char>top
-    m.key, m.used = key, 1
-    memcpy(m.gain, gain, 11)
+    m.key, m.gains = key, 0
+    for k in range(layers):
+        m.gains |= <uint64_t>gain[k] << (4 * k)
+
+
+cdef inline int last_turn_value(Node* n, int* market) noexcept nogil:
+    """The exact value of the last turn's node ``n`` with ``market`` dealt: its best move."""
+    cdef Node child
+    cdef int s, c, v, best = 0
+    for s in range(3):
+        for c in range(CELLS):
+            child = n[0]
+            take(&child, market, s, c)
+            v = grid_value(&child)
+            if v > best:
+                best = v
+    return best
 
 
 cdef inline int relaxed_bound(Node* n, uint64_t seed) noexcept nogil:
     """An upper bound on the value of turn-start node ``n`` (see the section's comment)."""
     cdef Node m = n[0]
-    cdef int markets[12][5]
-    cdef int known = 0, rest, unknown = 0, in_grid = 0, c, i, s, t, v, k, b, budget, layers, enum_turns
-    cdef int combo, combos, pick, card, total, win_total
+    cdef int markets[12][5]   # a card, or -1: dealt by a reshuffle whose pile the line decides
+    cdef int known, rest, unknown = 0, in_grid = 0, c, i, s, t, v, k, b, budget, base, layers, enum_turns
+    cdef int combo, combos, pick, card, wild, any_wild = 0
     cdef uint64_t old[4]
     cdef int cost[4]
     cdef int freem[4]
@@ -543,32 +573,33 @@ cdef inline int relaxed_bound(Node* n, uint64_t seed) noexcept nogil:
             card = n.cards[c][i]
             old[card // 13] |= <uint64_t>(c + 1) << (4 * (card % 13))
     # the markets known now: the one being dealt (a reshuffle within it shuffles today's pile),
-    # then the deck's groups of five
+    # the deck's groups of five, and the deck's last cards with the reshuffle's part unknown
     deal_market(&m, markets[0], seed)
     known = 1
     if not m.final:
-        while m.dlen - m.dpos >= MARKET and known < 12:
+        while m.dlen - m.dpos >= MARKET and known < 11:
             for i in range(MARKET):
                 markets[known][i] = m.deck[m.dpos + i]
             m.dpos += MARKET
             known += 1
         rest = m.dlen - m.dpos
-        if m.passno == PASSES:
-            unknown = 1 if rest > 0 else 0   # the final shuffle finishes one last market
-        else:  # later passes deal at most the cards outside today's grid (it never shrinks)
-            unknown = (rest + (PASSES - m.passno) * (40 - in_grid)) // MARKET + 1
+        if rest > 0:
+            for i in range(MARKET):
+                markets[known][i] = m.deck[m.dpos + i] if i < rest else -1
+            known += 1
+            any_wild = 1
+        if m.passno < PASSES:  # later passes deal at most the cards outside today's grid (it never shrinks)
+            unknown = (rest + (PASSES - m.passno) * (40 - in_grid)) // MARKET + (0 if rest > 0 else 1)
     enum_turns = known if known < ENUM_TURNS else ENUM_TURNS
     for t in range(enum_turns, known):
         for i in range(MARKET):
             card = markets[t][i]
-            cost[card // 13] |= 1 << (card % 13)
-    if unknown:
+            if card >= 0:
+                cost[card // 13] |= 1 << (card % 13)
+    if unknown or (any_wild and known > enum_turns):
         for s in range(4):
             cost[s] = 1023
-    budget = 2 * (known - enum_turns + unknown)
-    if budget > 40:
-        budget = 40
-    layers = (budget if budget < 10 else 10) + 1
+    base = 2 * (known - enum_turns + unknown)
     combos = 1
     for t in range(enum_turns):
         combos *= 3
@@ -576,13 +607,21 @@ cdef inline int relaxed_bound(Node* n, uint64_t seed) noexcept nogil:
         for s in range(4):
             freem[s] = 0
         pick = combo
+        wild = 0
         for t in range(enum_turns):
             for i in range(STACK_START[pick % 3], STACK_END[pick % 3]):
                 card = markets[t][i]
-                freem[card // 13] |= 1 << (card % 13)
+                if card >= 0:
+                    freem[card // 13] |= 1 << (card % 13)
+                else:
+                    wild += 1
             pick //= 3
+        budget = base + wild
+        if budget > 40:
+            budget = 40
+        layers = (budget if budget < 10 else 10) + 1
         for s in range(4):
-            suit_chains(old[s], freem[s], cost[s], layers, gains[s])
+            suit_chains(old[s], freem[s], 1023 if wild else cost[s], layers, gains[s])
         # the knapsack: the best total over the suits with at most ``budget`` costly cards in all
         for b in range(budget + 1):
             any_best[b] = 0
@@ -831,6 +870,7 @@ cdef class Endgame:
         cdef int market[5]
         cdef int value, move
         self.nodes += 1
+        DEPTH_NODES[n.dlen - n.dpos] += 1
         if self.limits_hit():
             return -1
         e = self.probe(key)
@@ -838,7 +878,10 @@ cdef class Endgame:
             return e.value
         dealt = n[0]
         deal_market(&dealt, market, self.seed)
-        value = self.expand(&dealt, market, alpha, &move)
+        if dealt.final or (dealt.passno == PASSES and dealt.dpos == dealt.dlen):
+            value = last_turn_value(&dealt, market)  # the last turn: no keys, no bounds
+        else:
+            value = self.expand(&dealt, market, alpha, &move)
         if self.stopped:
             return -1
         self.store(key, value, value > alpha)
