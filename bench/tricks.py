@@ -55,6 +55,8 @@ def main():
     ap.add_argument("--first", type=int, default=0, help="the first seed (default 0)")
     ap.add_argument("--memory", type=float, default=512, help="MB of table per search (default 512)")
     ap.add_argument("--without", default="", help="the kernel's features (Search.features) to switch off, by name")
+    ap.add_argument("--nodes", type=float, default=0, help="nodes per seat's search instead of seconds (the "
+                    "machine's load leaves it alone; e.g. 2.4e6, about 1 s on a quiet machine)")
     ap.add_argument("--no-check", action="store_true", help="skip the kernel against the reference")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -62,26 +64,30 @@ def main():
         game = get_game(name)
         kernel = game.load_kernel()
         print(f"== {game.title}: {args.players} players, kernel {'built' if kernel else 'NOT built'}, "
-              f"{args.limit:g} s per seat")
+              f"{args.limit:g} s per seat" + (f", {args.nodes:,.0f} nodes per seat" if args.nodes else ""))
         off = [name for name in args.without.split(",") if name]
         print(f"{'cards':>5} {'deals':>5} {'decided':>8} {'median s':>9} {'p95 s':>7} {'max s':>7} {'nodes/s':>10} "
-              f"{'nodes':>13}" + (f"  without {','.join(off)}" if off else ""))
+              f"{'nodes':>13} {'seats':>7}" + (f"  without {','.join(off)}" if off else ""))
         for size in sizes:
             deals = args.deals if size < 13 else max(1, args.deals // 2)
-            times, decided, nodes, spent = [], 0, 0, 0.0
+            times, decided, nodes, spent, seats, seats_decided = [], 0, 0, 0.0, 0, 0
             for seed in range(args.first, args.first + deals):
                 st = position(game, seed, args.players, size)
                 solver = KernelParanoid(kernel, Limits(time_limit=args.limit, memory_mb=args.memory)) if kernel else \
                     ParanoidSolver(Limits(time_limit=args.limit))
                 for name in off:
                     solver.search.features &= ~kernel.FEATURES[name]
+                if args.nodes:
+                    solver.search.node_limit = int(args.nodes)
                 values, seconds = table(solver, st)
                 times.append(seconds)
                 decided += None not in values
+                seats += len(values)
+                seats_decided += sum(v is not None for v in values)
                 nodes += solver.nodes
                 spent += seconds
             print(f"{size:>5} {deals:>5} {decided:>4}/{deals:<3} {statistics.median(times):>9.3f} "
-                  f"{percentile(times, 0.95):>7.2f} {max(times):>7.2f} {nodes / spent:>10,.0f} {nodes:>13,}", flush=True)
+                  f"{percentile(times, 0.95):>7.2f} {max(times):>7.2f} {nodes / spent:>10,.0f} {nodes:>13,} {seats_decided:>3}/{seats:<3}", flush=True)
         if kernel and not args.no_check:
             st_times = {"kernel": 0.0, "reference": 0.0}
             for seed in range(args.deals):

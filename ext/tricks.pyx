@@ -182,6 +182,8 @@ cdef class Search:
     cdef public uint64_t nodes
     cdef public int stopped
     cdef public int features
+    cdef public uint64_t node_limit  # nodes a value() may search (0: no limit; a stop as by time),
+    cdef uint64_t node_stop          # for measures that the machine's load leaves alone
     cdef readonly int proven_low, proven_high  # value(): the range the value is proven to lie in (a stop leaves it open)
     cdef int rel[4]                # the relevance of the last search (Search.search)
     cdef int low_thr[4]            # the relevance (Search.search) of the last static bounds:
@@ -279,6 +281,7 @@ cdef class Search:
         self.target = seat
         self.stopped = STOP_NONE
         clock_start(&self.clock)
+        self.node_stop = self.nodes + self.node_limit if self.node_limit else 0
         cdef int t, v
         self.proven_low, self.proven_high = low, high
         while low < high:
@@ -525,7 +528,7 @@ cdef class Search:
             all_rel[s] = NONE_RELEVANT
             lrel[s] = NONE_RELEVANT
             hrel[s] = NONE_RELEVANT
-        if clock_expired(&self.clock, self.nodes, 1023):
+        if clock_expired(&self.clock, self.nodes, 1023) or (self.node_stop and self.nodes >= self.node_stop):
             self.stopped = STOP_TIME
         if self.stopped != STOP_NONE:
             return 0

@@ -426,6 +426,18 @@ class TrickGame(Game):
         kernel = self.load_kernel()
         return KernelParanoid(kernel, limits) if kernel is not None else super().solver(limits, progress)
 
+    def hand_report(self, deal, state, solver):
+        """Every seat's guarantee (Game.hand_report), the seats valued ahead in two processes."""
+        prefetcher(solver)([(state, seat) for seat in range(deal.options["players"])])
+        return super().hand_report(deal, state, solver)
+
+
+def prefetcher(solver):
+    """KernelParanoid.prefetch of ``solver`` (the command line hands in a counting wrapper of it),
+    else a function that does nothing."""
+    kernel = getattr(solver, "solver", solver)
+    return kernel.prefetch if isinstance(kernel, KernelParanoid) else (lambda searches: None)
+
 
 TABLE_PROCESSES = 2  # KernelParanoid.prefetch: a Foresight table's searches share nothing, so two cores
 
@@ -615,8 +627,7 @@ class Foresight(TrickGame):
         table, proven = {}, {}
         seats = deal.options["players"]
         columns = [self.initial_state(deal, trump=t, exchange=False) for t in trumps]
-        kernel = getattr(solver, "solver", solver)  # (the command line hands in a counting wrapper)
-        prefetch = kernel.prefetch if isinstance(kernel, KernelParanoid) else (lambda searches: None)
+        prefetch = prefetcher(solver)
         prefetch([(st, seat) for st in columns for seat in range(seats)])
         for name, st in zip(names, columns):
             table[name], proven[name] = self.seat_values(st, solver, seats)
