@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from solodeck import cards as C
-from solodeck.api import advance_chance
+from solodeck.api import NO_WIN, advance_chance
 from solodeck.deals import load_deal
 from solodeck.errors import DealError, MoveError
 from solodeck.games.dungeon import (CHOOSE, DEAL, DECK_CARDS, GAME, HALF_WIDTH, OFFER, ORIGIN, PAIR, UNIT, Move,
@@ -446,6 +446,21 @@ def test_the_baseline_refuses_a_monster_that_leads_away_when_it_can():
     assert round_score(7, card("6H"), move.pairs) == 0  # the path stays as it is
     state = fight("7S", "QH", "2C 3C 4C", "9D TD JD", path="QC")  # a queen points at K♦
     assert round_score(7, card("QH"), GAME.baseline_move(state).pairs) > 0
+
+
+def test_a_pairing_is_safe_only_when_nothing_turns_on_it():
+    """The blind policy skips its rollouts where every pairing scores alike or no win is left."""
+    alike = fight("KS", "AH", "2C 3C 4C", "QD JD TD")  # SKILL 13 + a queen, jack or ten beats every attack
+    assert len(alike.search_moves()) == 1 and alike.safe_move() == alike.search_moves()[0]
+    choice = fight("7S", "6H", "2C 3C 4C", "AD 2D 9D", path="QC")
+    assert len(choice.search_moves()) > 1 and choice.safe_move() is None
+    assert advance_chance(start(extra=1, seed=2)).safe_move() is None  # the choice of the monster: never
+    named = set(cards("7S 6H 2C 3C 4C AD 2D 9D"))
+    few = tuple(c for c in DECK_CARDS if c not in named)[:2]  # three rounds left; the K♦ is 4 away
+    last = State(card("7S"), 4, (), few, step=DEAL, monster=card("6H"), attacks=cards("2C 3C 4C"),
+                 hand=cards("AD 2D 9D"))
+    assert len(last.search_moves()) > 1 and last.score_bound() == NO_WIN
+    assert last.safe_move() == last.search_moves()[0]
 
 
 # -- deal files ----------------------------------------------------------------------------------------

@@ -354,6 +354,17 @@ class State(BaseState):
             return NO_WIN
         return 0
 
+    def safe_move(self):
+        """A pairing when nothing can turn on it (the blind policy then skips its rollouts): every
+        pairing scores alike (they all lead to the same position), or no win is possible at all
+        (score_bound: every point of the path farther from K♦ than the rounds left)."""
+        if self.result is not None or self.step != PAIR:
+            return None
+        moves = self.search_moves()
+        if len(moves) == 1 or self.score_bound() == NO_WIN:
+            return moves[0]
+        return None
+
     def round_outcomes(self) -> dict:
         """{score: a pairing that scores it} over every pairing: pairings with equal scores lead to
         the same position (the score alone decides what the round does)."""
@@ -448,7 +459,8 @@ class Dungeon(Game):
     has_chance = True
     reshuffles = True    # the deck after each round and each offer
     modes = ("open", "blind")
-    blind_samples = 16     # rollouts per move: a rollout plays up to 43 rounds in Python
+    blind_samples = 256    # rollouts per move (in the kernel): wins are rare, few rollouts rank by noise
+    rollout_adaptive = True  # ... spent by sequential halving on the moves in contention (rules page)
     blind_exact_states = 50  # exact blind values fit only a last round's pairing
     rollout_moves = 7      # search_moves(): one pairing per round score (at most 7)
     options = {"distance": (4, DISTANCES)}
