@@ -677,20 +677,46 @@ cdef inline int baseline_end(Node* n, uint64_t seed) noexcept nogil:
     return grid_value(&m)
 
 
-cdef list baseline_line(Node n, int* market, int first, uint64_t seed):
-    """The moves of the baseline policy after ``first`` from decision node ``n``."""
+cdef int pilot_run(Node* start, int* market, uint64_t seed, int* line, int* length) noexcept nogil:
+    """The pilot method from decision node ``start``: at each decision every move is followed by
+    the baseline policy to the end with the deck known (one deal, no samples), and the move of
+    the best such line is played. The best line met is kept (its value returned, its moves, stack
+    * 9 + cell, in ``line``), so the result is never worse than the baseline's own line.""" 
+    cdef Node n = start[0]
+    cdef Node child
     cdef int cards[5]
-    cdef int move, i
+    cdef int later[5]
+    cdef int s, c, i, v, best, best_move, kept = -1, played = 0
     for i in range(MARKET):
         cards[i] = market[i]
-    take(&n, cards, first // CELLS, first % CELLS)
-    line = []
+    length[0] = 0
     while not n.over:
-        deal_market(&n, cards, seed)
-        move = node_baseline(&n, cards)
-        line.append((move // CELLS + 1, move % CELLS + 1))
-        take(&n, cards, move // CELLS, move % CELLS)
-    return line
+        best, best_move = -1, 0
+        for s in range(3):
+            for c in range(CELLS):
+                child = n
+                take(&child, cards, s, c)
+                v = baseline_end(&child, seed)
+                if v > best:
+                    best, best_move = v, s * CELLS + c
+        line[played] = best_move
+        # Each decision's moves include the kept line's own, so best >= kept: the kept line is
+        # always the moves played, this one, then the baseline (ties take the first move tried).
+        if best >= kept:
+            kept = best
+            length[0] = played + 1
+            child = n
+            take(&child, cards, best_move // CELLS, best_move % CELLS)
+            while not child.over:
+                deal_market(&child, later, seed)
+                line[length[0]] = node_baseline(&child, later)
+                take(&child, later, line[length[0]] // CELLS, line[length[0]] % CELLS)
+                length[0] += 1
+        played += 1
+        take(&n, cards, best_move // CELLS, best_move % CELLS)
+        if not n.over:
+            deal_market(&n, cards, seed)
+    return kept
 
 
 # -- the search ---------------------------------------------------------------------------------
@@ -915,18 +941,13 @@ cdef class Endgame:
         return n
 
     cdef int root_value(self, Node* n, int* market) noexcept nogil:
-        """The exact value of a decision node, by aspiration: first a line at the bound."""
-        cdef Child kids[MOVES]
-        cdef int count, alpha, v, move
+        """The exact value of a decision node: the search looks only for lines at least as good
+        as the pilot method's, whose value is reached (so the answer is never a fail-low)."""
+        cdef int line[64]
+        cdef int length, move
         if n.over:
             return grid_value(n)
-        count = self.children(n, market, kids)
-        alpha = kids[0].bound - 1
-        while True:
-            v = self.expand(n, market, alpha, &move)
-            if self.stopped or v > alpha:
-                return v
-            alpha = v - 1 if v >= WIN_VALUE else -1  # no win at all: settle the best loss at once
+        return self.expand(n, market, pilot_run(n, market, self.seed, line, &length) - 1, &move)
 
     def solve(self, grid, market, deck, discard, int passno, int reshuffles, int final, int over):
         """(value, [(stack 1-3, cell 1-9), ...]) of a decision state: won * 64 + the chain total
@@ -971,33 +992,13 @@ cdef class Endgame:
         return value, line
 
     def pilot(self, grid, market, deck, discard, int passno, int reshuffles, int final, int over):
-        """(value, line) of the pilot method from a decision state: at each decision every move is
-        followed by the baseline policy to the end with the deck known (one deal, no samples),
-        and the move of the best such line is played; the best line met is kept (so the result
-        is never worse than any line it tried, the baseline's own included)."""
+        """(value, line) of the pilot method from a decision state (pilot_run)."""
         cdef int cards[5]
+        cdef int moves[64]
+        cdef int length, value, i
         cdef Node n = self.decision(grid, market, deck, discard, passno, reshuffles, final, over, cards)
-        cdef Node child
-        cdef int s, c, v, best, best_move, kept = -1
-        line, kept_line = [], []
-        while not n.over:
-            best, best_move = -1, 0
-            for s in range(3):
-                for c in range(CELLS):
-                    child = n
-                    take(&child, cards, s, c)
-                    v = baseline_end(&child, self.seed)
-                    if v > best:
-                        best, best_move = v, s * CELLS + c
-            if best > kept:  # a better line than any met: this move, then the baseline
-                kept = best
-                kept_line = line + [(best_move // CELLS + 1, best_move % CELLS + 1)]
-                kept_line += baseline_line(n, cards, best_move, self.seed)
-            line.append((best_move // CELLS + 1, best_move % CELLS + 1))
-            take(&n, cards, best_move // CELLS, best_move % CELLS)
-            if not n.over:
-                deal_market(&n, cards, self.seed)
-        return kept, kept_line
+        value = pilot_run(&n, cards, self.seed, moves, &length)
+        return value, [(moves[i] // CELLS + 1, moves[i] % CELLS + 1) for i in range(length)]
 
     def bound(self, grid, deck, discard, int passno, int reshuffles):
         """The relaxed bound of a turn-start position (tests check it against exact values)."""
