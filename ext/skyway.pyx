@@ -308,13 +308,6 @@ def set_enum_turns(int turns):
     ENUM_TURNS = turns
 
 
-cdef uint64_t DEPTH_NODES[64]
-
-
-def depth_nodes():
-    return [DEPTH_NODES[i] for i in range(64)]
-
-
 cdef int SYM[8][9]        # SYM[k][i]: the cell whose stack lands on cell i under symmetry k
 cdef int NEIGH[9][4]
 cdef int NDEG[9]
@@ -563,10 +556,13 @@ cdef inline int relaxed_bound(Node* n, uint64_t seed) noexcept nogil:
     cdef int win_best[41]
     cdef int any_next[41]
     cdef int win_next[41]
-    cdef int best_any = 0, best_win = -1
+    cdef int best_any = 0, best_win = -1, total, won
+    cdef uint64_t key
+    cdef uint64_t last[4]
     for s in range(4):
         old[s] = 0
         cost[s] = 0
+        last[s] = <uint64_t>-1
     for c in range(CELLS):
         in_grid += n.height[c]
         for i in range(n.height[c]):
@@ -620,8 +616,22 @@ cdef inline int relaxed_bound(Node* n, uint64_t seed) noexcept nogil:
         if budget > 40:
             budget = 40
         layers = (budget if budget < 10 else 10) + 1
-        for s in range(4):
-            suit_chains(old[s], freem[s], 1023 if wild else cost[s], layers, gains[s])
+        for s in range(4):  # consecutive choices often leave a suit's cards as they were
+            key = (<uint64_t>freem[s] << 32) | (<uint64_t>(1023 if wild else cost[s]) << 8) | <uint64_t>layers
+            if key != last[s]:
+                suit_chains(old[s], freem[s], 1023 if wild else cost[s], layers, gains[s])
+                last[s] = key
+        if budget == 0:  # nothing to share
+            total, won = 0, 1
+            for s in range(4):
+                total += gains[s][0]
+                if gains[s][0] < WIN_CHAIN:
+                    won = 0
+            if total > best_any:
+                best_any = total
+            if won and total > best_win:
+                best_win = total
+            continue
         # the knapsack: the best total over the suits with at most ``budget`` costly cards in all
         for b in range(budget + 1):
             any_best[b] = 0
@@ -896,7 +906,6 @@ cdef class Endgame:
         cdef int market[5]
         cdef int value, move
         self.nodes += 1
-        DEPTH_NODES[n.dlen - n.dpos] += 1
         if self.limits_hit():
             return -1
         e = self.probe(key)
