@@ -729,6 +729,59 @@ cdef int pilot_run(Node* start, int* market, uint64_t seed, int* line, int* leng
     return kept
 
 
+cdef int nested_run(Node* start, int* market, uint64_t seed, int* line, int* length, double deadline) noexcept nogil:
+    """The pilot method one level up, until ``deadline`` (now() seconds): at each decision every
+    distinct move (up to symmetry) is followed by pilot_run to the end, and the best line met is
+    kept and followed. It starts from pilot_run's own line, so it is never worse; when time runs
+    out the kept line stands as it is."""
+    cdef Node n = start[0]
+    cdef Node child
+    cdef int cards[5]
+    cdef int later[5]
+    cdef int tail[64]
+    cdef uint64_t keys[27][4]
+    cdef int s, c, i, j, v, dup, count, tail_length, played = 0
+    cdef int kept = pilot_run(start, market, seed, line, length)
+    for i in range(MARKET):
+        cards[i] = market[i]
+    while not n.over and now() < deadline:
+        count = 0
+        for s in range(3):
+            for c in range(CELLS):
+                child = n
+                take(&child, cards, s, c)
+                node_key(&child, keys[count])
+                dup = 0
+                for j in range(count):
+                    if (keys[j][0] == keys[count][0] and keys[j][1] == keys[count][1]
+                            and keys[j][2] == keys[count][2] and keys[j][3] == keys[count][3]):
+                        dup = 1
+                        break
+                if dup:
+                    continue
+                count += 1
+                if child.over:
+                    v, tail_length = grid_value(&child), 0
+                else:
+                    deal_market(&child, later, seed)
+                    v = pilot_run(&child, later, seed, tail, &tail_length)
+                if v > kept:  # a better line: the moves played, this one, then its pilot line
+                    kept = v
+                    line[played] = s * CELLS + c
+                    for i in range(tail_length):
+                        line[played + 1 + i] = tail[i]
+                    length[0] = played + 1 + tail_length
+                if now() > deadline:
+                    break
+            if now() > deadline:
+                break
+        take(&n, cards, line[played] // CELLS, line[played] % CELLS)  # follow the kept line
+        played += 1
+        if not n.over:
+            deal_market(&n, cards, seed)
+    return kept
+
+
 # -- the search ---------------------------------------------------------------------------------
 cdef enum:
     MOVES = 27
@@ -1007,6 +1060,18 @@ cdef class Endgame:
         cdef int length, value, i
         cdef Node n = self.decision(grid, market, deck, discard, passno, reshuffles, final, over, cards)
         value = pilot_run(&n, cards, self.seed, moves, &length)
+        return value, [(moves[i] // CELLS + 1, moves[i] % CELLS + 1) for i in range(length)]
+
+    def nested(self, grid, market, deck, discard, int passno, int reshuffles, int final, int over,
+               double seconds):
+        """(value, line) of nested_run from a decision state within ``seconds``."""
+        cdef int cards[5]
+        cdef int moves[64]
+        cdef int length, value, i
+        cdef double deadline = now() + seconds
+        cdef Node n = self.decision(grid, market, deck, discard, passno, reshuffles, final, over, cards)
+        with nogil:
+            value = nested_run(&n, cards, self.seed, moves, &length, deadline)
         return value, [(moves[i] // CELLS + 1, moves[i] % CELLS + 1) for i in range(length)]
 
     def bound(self, grid, deck, discard, int passno, int reshuffles):

@@ -503,9 +503,11 @@ GAME = Skyway()  # the registry's instance (solodeck/registry.py)
 
 
 # -- open mode in the kernel: exact endgames, and the best line of a whole deal ----------------------
-REACH_TURNS = 6       # the exact search is tried from this many turns before the end (bench/skyway.py)
+REACH_TURNS = 6       # the exact search proves a line's ending from this many turns before the end
+TRY_TURNS = 9         # a position with at most this many turns left is tried exactly first (bench/skyway.py)
 VALUE_SECONDS = 1.0   # each value of a hint file, when the command gives no time limit
 WIN_VALUE = 64        # the kernel's value: won * 64 + the chain total
+NESTED_SHARE = 0.8    # of a whole deal's time: the nested pilot method; the rest proves the ending
 
 
 def kernel_utility(value: int) -> tuple:
@@ -530,8 +532,10 @@ class KernelSolver:
 
     Within reach of the end (REACH_TURNS) the exact search answers. Otherwise, or when a limit
     stops it, the pilot method plays a line (at each decision, every move followed by the
-    baseline with the deck known), and the exact search then replaces the line's last turns by
-    the best ending from where it is within reach: the line found ends in a proven-best endgame."""
+    baseline with the deck known: a clairvoyant rollout of the blind policy's rule), one level
+    up while time lasts (every move followed by the pilot method itself), and the exact search
+    then replaces the line's last turns by the best ending from where it is within reach: the
+    line found ends in a proven-best endgame."""
 
     def __init__(self, game, kernel, limits, progress=None):
         self.game, self.kernel, self.limits, self.progress = game, kernel, limits, progress
@@ -558,8 +562,9 @@ class KernelSolver:
         state = advance_chance(state)
         seconds = self.limits.seconds()
         nodes = 0
-        if state.outcome() is None and within_reach(state):
-            found = self._exact(state, seconds)
+        if state.outcome() is None and state.turns_left() <= TRY_TURNS:
+            # beyond reach the exact search may still finish: it gets half the time
+            found = self._exact(state, seconds if within_reach(state) or seconds is None else seconds / 2)
             nodes = self.search.nodes
             if found is not None:
                 value, line = found
@@ -576,10 +581,14 @@ class KernelSolver:
                            stored=self.search.stored if self.search else 0, start=start, engine="kernel")
 
     def best_line(self, state, deadline):
-        """(value, line, nodes): the pilot method's line, its ending replaced by the exact best
-        from the first position along it within reach (when the search finishes in time)."""
+        """(value, line, nodes): the nested pilot method's line (NESTED_SHARE of the time left; the
+        pilot method alone without a time limit), its ending replaced by the exact best from the
+        first position along it within reach (when the search finishes in time)."""
         search = self._engine(state.seed)
-        value, moves = search.pilot(*kernel_args(state))
+        if deadline is None:
+            value, moves = search.pilot(*kernel_args(state))
+        else:
+            value, moves = search.nested(*kernel_args(state), NESTED_SHARE * (deadline - time.perf_counter()))
         line = [Take(s, c) for s, c in moves]
         nodes = len(line) * len(MOVES)
         at = advance_chance(state)
