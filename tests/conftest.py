@@ -1,5 +1,7 @@
+import os
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -7,6 +9,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
+
+# The suite starts `python -m solodeck` a few hundred times. Where the environment forbids bytecode
+# files (PYTHONDONTWRITEBYTECODE, as on our machines), each start compiled every module again: a
+# third of a CLI call's CPU. The tests and their subprocesses keep compiled modules in a cache
+# outside the checkout instead (checked against each source's timestamp, so never stale).
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+os.environ.setdefault("PYTHONPYCACHEPREFIX", os.path.join(tempfile.gettempdir(), "solodeck-tests-pycache"))
+sys.dont_write_bytecode, sys.pycache_prefix = False, os.environ["PYTHONPYCACHEPREFIX"]
 
 # CI's second run (.ci/run), on the pure-Python engines (SOLODECK_NO_EXTENSIONS=1), checks that
 # the package works without the compiled kernels. What can differ there is the code that chooses a
