@@ -302,12 +302,6 @@ cdef enum:
 cdef int ENUM_TURNS = 3  # markets whose stack choices the bound enumerates (3^3 = 27 choices)
 
 
-def set_enum_turns(int turns):
-    """How many markets' stack choices the bound enumerates (experiments)."""
-    global ENUM_TURNS
-    ENUM_TURNS = turns
-
-
 cdef int SYM[8][9]        # SYM[k][i]: the cell whose stack lands on cell i under symmetry k
 cdef int NEIGH[9][4]
 cdef int NDEG[9]
@@ -621,11 +615,11 @@ cdef inline int relaxed_bound(Node* n, uint64_t seed) noexcept nogil:
             if key != last[s]:
                 suit_chains(old[s], freem[s], 1023 if wild else cost[s], layers, gains[s])
                 last[s] = key
-        if budget == 0:  # nothing to share
+        if budget == 0 or budget >= 4 * (layers - 1):  # nothing to share: each suit its best
             total, won = 0, 1
             for s in range(4):
-                total += gains[s][0]
-                if gains[s][0] < WIN_CHAIN:
+                total += gains[s][layers - 1]
+                if gains[s][layers - 1] < WIN_CHAIN:
                     won = 0
             if total > best_any:
                 best_any = total

@@ -126,6 +126,7 @@ def score_of(grid) -> Outcome:
     return Outcome(all(n >= CHAIN_TO_WIN for n in lengths), sum(lengths))
 
 
+_BOUNDS: dict = {}  # score_bound of dealt states by key (no seed: their reshuffles are made): asked twice
 _RESHUFFLES: dict = {}  # a search meets the same reshuffle again and again
 
 
@@ -244,7 +245,8 @@ class State(BaseState):
         return self.seed
 
     def search_moves(self):
-        """The legal moves, one per distinct child up to symmetry, best immediate chain score first."""
+        """The legal moves, one per distinct child up to symmetry, best bound first (then the best
+        immediate chain score): the exact search cuts the rest once one of them reaches its bound."""
         moves = self.legal_moves()
         if len(moves) <= 1:
             return moves
@@ -255,9 +257,10 @@ class State(BaseState):
             if key in seen:
                 continue
             seen.add(key)
-            ranked.append((child.heuristic(), -len(ranked), move))  # ties keep the legal order
+            bound = GAME.bound_utility(child.score_bound())
+            ranked.append((bound, child.heuristic(), -len(ranked), move))  # ties keep the legal order
         ranked.sort(reverse=True)
-        return [move for _h, _i, move in ranked]
+        return [move for _b, _h, _i, move in ranked]
 
     def heuristic(self):
         """Chain cards counting up to 5 per suit (what a win needs), then the chain total."""
@@ -279,37 +282,47 @@ class State(BaseState):
         later = max(rest, 0) + (PASSES - self.passno) * (len(NUMBER_CARDS) - in_grid)
         return 2 + -(-later // MARKET)
 
-    def known_markets(self):
-        """(the stacks of each turn whose cards are fixed already, how many turns are not): the
-        market being dealt is finished from the deck, and in the third pass the rest of the deck
-        is the future. A reshuffle still to come (its cards depend on the line played) leaves
-        its turns open, the turn it finishes included."""
+    def future_markets(self):
+        """(the markets known now, how many later turns are not): each market is 5 cards, None
+        for a card that a reshuffle still to come will deal (its pile depends on the line). The
+        market being dealt is finished from the deck, or from the reshuffle of today's discard
+        pile (known: dealing discards nothing), then come the deck's groups of five, then its
+        last cards as a market the next reshuffle finishes. In the first two passes the later
+        turns are bounded above: they deal at most the cards outside today's grid, which never
+        shrinks, each pass."""
         if self.over:
             return [], 0
-        need = MARKET - len(self.market)
-        if len(self.deck) < need:  # a reshuffle finishes this market
-            return [], self.turns_left()
-        turns = [stacks_of(self.market + self.deck[:need])]
+        if self.is_chance():
+            return advance_chance(self).future_markets()
+        markets = [self.market]
         if self.final:
-            return turns, 0
-        if self.passno < PASSES:
-            return turns, self.turns_left() - 1
-        rest = self.deck[need:]
-        for start in range(0, len(rest) - len(rest) % MARKET, MARKET):
-            turns.append(stacks_of(rest[start:start + MARKET]))
-        return turns, (1 if len(rest) % MARKET else 0)
+            return markets, 0
+        rest = len(self.deck) % MARKET
+        markets += [self.deck[i:i + MARKET] for i in range(0, len(self.deck) - rest, MARKET)]
+        if rest:
+            markets.append(self.deck[len(self.deck) - rest:] + (None,) * (MARKET - rest))
+        if self.passno == PASSES:
+            return markets, 0
+        in_grid = sum(len(s) for s in self.grid)
+        return markets, (rest + (PASSES - self.passno) * (len(NUMBER_CARDS) - in_grid)) // MARKET + (0 if rest else 1)
 
     def score_bound(self):
         """The best score still reachable (NoWin with the best loss score when no win is), by a
-        relaxation of the rest of the game (docs/rules/skyway.md, "How the solver plays it"): for
-        each choice of one stack per turn, each suit's longest chain when its new cards may go to
-        any cell and nothing is ever buried (free_chain). Turns whose cards are not fixed yet
-        (after a reshuffle) add two cards of any suit and value."""
+        relaxation of the rest of the game (docs/rules/skyway.md, "How the solver plays it"):
+        the cards to come may go to any cell and nothing is ever buried (_placement_bound over
+        future_markets; the kernel's bound is the same)."""
         if self.over:
             outcome = self.outcome()
             return outcome.score if outcome.won else NoWin(outcome.score)
-        markets, open_turns = self.known_markets()
-        return _placement_bound(self, markets, open_turns)
+        if self.is_chance():  # open mode: the dealt market is known (a reshuffle within it too)
+            return advance_chance(self).score_bound()
+        key = self.key()
+        found = _BOUNDS.get(key)
+        if found is None:  # search_moves asks first, the search again at the same dealt state
+            if len(_BOUNDS) > 200_000:
+                _BOUNDS.clear()
+            found = _BOUNDS[key] = _placement_bound(self, *self.future_markets())
+        return found
 
     def blind_score_bound(self):
         """score_bound() for any order of the unseen cards: only the market dealt is fixed. None
@@ -321,7 +334,7 @@ class State(BaseState):
         if self.is_chance():
             markets, open_turns = [], self.turns_left()
         else:
-            markets, open_turns = [self.stacks()], self.turns_left() - 1
+            markets, open_turns = [self.market], self.turns_left() - 1
         return _placement_bound(self, markets, open_turns)
 
     def picture(self, seen_only=False):
@@ -354,7 +367,8 @@ class State(BaseState):
 
 
 NEIGHBOURS = tuple(tuple(sorted(a)) for a in ADJACENT)
-_COUPLED_CHOICES = 27  # enumerate every choice of stacks up to this many; beyond, each suit takes all
+ENUMERATED_MARKETS = 3  # the bound tries every choice of stacks of this many markets (27 choices)
+ANY_VALUE = frozenset(range(1, MAX_CHAIN + 1))
 
 
 def _neighbour_best(row):
@@ -364,75 +378,97 @@ def _neighbour_best(row):
             max(r2, r4, r8), max(r3, r7), max(r4, r6, r8), max(r5, r7))
 
 
-_FREE_CHAINS: dict = {}  # free_chain's memo: siblings in a search share most suits' cards
+_SUIT_CHAINS: dict = {}  # suit_chains' memo: siblings in a search share most suits' cards
+
+
+def suit_chains(old, free, cost, layers: int) -> tuple:
+    """gain[k] for k < ``layers``: one suit's longest chain from its ``old`` cards ((value, cell),
+    ...) where they are, the values ``free`` in any cells, and at most k more of the values
+    ``cost`` in any cells; nothing buried. A DP in value order over the cell a chain ends in and
+    the costly cards it used (ext/skyway.pyx's suit_chains is the same)."""
+    memo = (old, free, cost, layers)
+    found = _SUIT_CHAINS.get(memo)
+    if found is not None:
+        return found
+    where = dict(old)
+    best = [[0] * CELLS for _ in range(layers)]  # best[k][c]: longest chain ending in c, k costly cards
+    for v in range(1, MAX_CHAIN + 1):
+        if v not in where and v not in free and v not in cost:
+            continue
+        near = [[n + 1 for n in _neighbour_best(row)] for row in best]  # after the lower values only
+        for k in range(layers):
+            row, cells = best[k], []
+            if v in free:
+                cells = range(CELLS)
+                reach = near[k]
+            else:
+                if v in cost and k:
+                    for c in range(CELLS):
+                        row[c] = max(row[c], near[k - 1][c])
+                if v in where:
+                    cells, reach = (where[v],), near[k]
+            for c in cells:
+                row[c] = max(row[c], reach[c])
+    gains, top = [], 0
+    for row in best:
+        top = max(top, max(row))
+        gains.append(top)
+    if len(_SUIT_CHAINS) > 500_000:
+        _SUIT_CHAINS.clear()
+    _SUIT_CHAINS[memo] = found = tuple(gains)
+    return found
 
 
 def free_chain(old, new, free: int) -> int:
     """The longest chain of one suit from ``old`` cards ((value, cell), ...), ``new`` card values
-    that may go to any cell, and up to ``free`` more cards of any values at any cells; nothing
-    buried. A DP in value order over the cell a chain ends in and the free cards it used."""
-    memo = (old, new, free)
-    found = _FREE_CHAINS.get(memo)
-    if found is not None:
-        return found
-    groups: dict = {}
-    for v, cell in old:
-        groups.setdefault(v, []).append(cell)
-    for v in new:
-        groups.setdefault(v, []).append(-1)
-    if free:
-        for v in range(1, MAX_CHAIN + 1):
-            groups.setdefault(v, []).append(-2)
-    layers = free + 1
-    best = [[0] * CELLS for _ in range(layers)]  # best[k][c]: longest chain ending in c, k free cards
-    for v in sorted(groups):
-        near = [_neighbour_best(row) for row in best]
-        updates = []
-        for where in groups[v]:
-            cost = 1 if where == -2 else 0
-            for k in range(cost, layers):
-                reach = near[k - cost]
-                if where >= 0:
-                    updates.append((k, where, reach[where] + 1))
-                else:
-                    updates.extend((k, c, reach[c] + 1) for c in range(CELLS))
-        for k, c, length in updates:  # after the whole value group: equal values never chain
-            if length > best[k][c]:
-                best[k][c] = length
-    found = max(max(row) for row in best)
-    if len(_FREE_CHAINS) > 500_000:
-        _FREE_CHAINS.clear()
-    _FREE_CHAINS[memo] = found
-    return found
+    that may go to any cell, and up to ``free`` more cards of any values at any cells."""
+    return suit_chains(tuple(old), frozenset(new), ANY_VALUE, free + 1)[free]
 
 
-def _placement_bound(state, markets, open_turns):
-    """State.score_bound() when ``markets`` (the stacks of each turn) are fixed and ``open_turns``
-    more turns bring any two cards."""
+def _placement_bound(state, markets, unknown_turns):
+    """State.score_bound() when ``markets`` (5 cards each, None for a card a reshuffle still to
+    come deals) are known and ``unknown_turns`` more turns may follow: for every choice of one
+    stack in each of the first ENUMERATED_MARKETS markets, the chosen cards may go to any cell;
+    the later markets bring two of their cards a turn, the later turns two cards of any suit and
+    value, and a chosen None one card of any suit and value: these costly cards are one budget
+    shared by the suits (a knapsack over how many each takes). Nothing is ever buried."""
     old = [[] for _ in range(SUITS)]
     for cell, stack in enumerate(state.grid):
         for card in stack:
             old[card // 13].append((value_of(card), cell))
     old = [tuple(sorted(cards)) for cards in old]
-    free = min(2 * open_turns, MAX_CHAIN)  # a chain never holds more than 10 cards
-
-    choices = 1
-    for stacks in markets:
-        choices *= len(stacks)
-    if choices <= _COUPLED_CHOICES:
-        picks = [()]
-        for stacks in markets:
-            picks = [p + stack for p in picks for stack in stacks]
-    else:  # too many to list: every suit may have the cards of every stack (a superset)
-        picks = [tuple(card for stacks in markets for stack in stacks for card in stack)]
+    # far from the end (more than two turns after a reshuffle to come) the choices are not worth
+    # their cost: only the first market's are tried
+    enumerate_first = ENUMERATED_MARKETS if unknown_turns <= 2 else 1
+    enumerated, later = markets[:enumerate_first], markets[enumerate_first:]
+    base = 2 * (len(later) + unknown_turns)
+    if unknown_turns or any(None in market for market in later):
+        later_cost = [ANY_VALUE] * SUITS
+    else:
+        later_cost = [frozenset(value_of(c) for market in later for c in market if c // 13 == s) for s in range(SUITS)]
+    picks = [((), 0)]  # (chosen cards, how many of them are None)
+    for market in enumerated:
+        picks = [(cards + tuple(c for c in stack if c is not None), wild + stack.count(None))
+                 for cards, wild in picks for stack in stacks_of(market)]
     best_win = best_any = -1
-    for cards in picks:
-        lengths = [free_chain(old[s], tuple(sorted(value_of(c) for c in cards if c // 13 == s)), free)
-                   for s in range(SUITS)]
-        total = sum(lengths)
-        best_any = max(best_any, total)
-        if min(lengths) >= CHAIN_TO_WIN:
-            best_win = max(best_win, total)
+    for cards, wild in picks:
+        budget = min(base + wild, 4 * MAX_CHAIN)
+        layers = min(budget, MAX_CHAIN) + 1
+        gains = [suit_chains(old[s], frozenset(value_of(c) for c in cards if c // 13 == s),
+                             ANY_VALUE if wild else later_cost[s], layers) for s in range(SUITS)]
+        if budget >= SUITS * (layers - 1):  # enough for every suit's best: nothing to share
+            any_best = [sum(gain[-1] for gain in gains)]
+            win_best = [any_best[0] if all(gain[-1] >= CHAIN_TO_WIN for gain in gains) else -1]
+            best_any, best_win = max(best_any, any_best[0]), max(best_win, win_best[0])
+            continue
+        any_best, win_best = [0] * (budget + 1), [0] * (budget + 1)  # by costly cards used
+        for gain in gains:
+            any_best = [max(any_best[b - k] + gain[k] for k in range(min(layers, b + 1))) for b in range(budget + 1)]
+            win_best = [max((win_best[b - k] + gain[k] for k in range(min(layers, b + 1))
+                             if win_best[b - k] >= 0 and gain[k] >= CHAIN_TO_WIN), default=-1)
+                        for b in range(budget + 1)]
+        best_any = max(best_any, any_best[budget])
+        best_win = max(best_win, win_best[budget])
     return best_win if best_win >= 0 else NoWin(best_any)
 
 
