@@ -2,12 +2,12 @@
 kernel's rollouts (a script, not a test).
 
     python bench/dead_center.py [--deals 1000] [--jokers 2] [--baseline-jokers 2,1,0] [--jobs 2]
-                                [--open-time-limit 10] [--samples 64] [--endgames 6]
+                                [--open-time-limit 10] [--samples 256] [--endgames 6]
 
 Part 1, on the deals of seeds first..first+N-1 with ``--jokers``: open mode (the CP-SAT model,
-encodings/dead_center.py, one worker), the blind policy (kernel rollouts of the baseline) and the
+encodings/dead_center.py, one worker), the blind policy (kernel rollouts of the blind rule) and the
 baseline policy. Win rates with Wilson 95% intervals, time per deal, CP-SAT branches per second,
-peak memory; then the baseline alone for every joker count of ``--baseline-jokers``.
+peak memory; then the baseline and the blind rule alone for every joker count of ``--baseline-jokers``.
 
 Part 2, the two exact engines on endgames: the position k turns before the end of the model's
 best line of seeds 0, 1, ... (two jokers), solved by the generic depth-first search
@@ -54,12 +54,12 @@ def win_rates(args):
     print(chance_bench.blind_time_line(rows, args.samples, p95=True))
     print(chance_bench.worker_memory_line())
     for jokers in args.baseline_jokers:
-        options = {"jokers": jokers}
-        start = time.perf_counter()
-        won = sum(chance_bench.play(GAME, seed, GAME.baseline_move, options).won
-                  for seed in range(args.first_seed, args.first_seed + args.deals))
-        print(rate_line(f"baseline, {jokers} jk", won, args.deals)
-              + f"  ({(time.perf_counter() - start) / args.deals * 1000:.1f} ms per game)")
+        for name, chooser in (("baseline", GAME.baseline_move), ("blind rule", GAME.rollout_move)):
+            start = time.perf_counter()
+            won = sum(chance_bench.play(GAME, seed, chooser, {"jokers": jokers}).won
+                      for seed in range(args.first_seed, args.first_seed + args.deals))
+            print(rate_line(f"{name}, {jokers} jk", won, args.deals)
+                  + f"  ({(time.perf_counter() - start) / args.deals * 1000:.1f} ms per game)")
 
 
 def turn_starts(state, line) -> list:
@@ -100,7 +100,7 @@ def engines(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     chance_bench.add_options(parser, jobs=2, frontier=[], frontier_time_limit=0)
-    parser.set_defaults(open_time_limit=10.0)
+    parser.set_defaults(open_time_limit=10.0, samples=GAME.blind_samples)
     parser.add_argument("--jokers", type=int, default=2, choices=(0, 1, 2), help="part 1's deals")
     parser.add_argument("--baseline-jokers", type=lambda t: [int(x) for x in t.split(",") if x], default=[2, 1, 0])
     parser.add_argument("--endgames", type=int, default=6, help="part 2: how many seeded lines")

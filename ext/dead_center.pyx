@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Dead Center's compiled kernel: the legal moves, the baseline policy and blind rollouts.
+"""Dead Center's compiled kernel: the legal moves, the blind rule and its rollouts.
 
 It mirrors solodeck/games/dead_center.py (the reference) and is tested equal to it
 (tests/test_dead_center.py): the same legal moves, and rollouts that draw the same cards with the
@@ -7,9 +7,10 @@ same generator (solvers/sampling.py's play_out), sample for sample.
 
 - ``legal_moves(tops, faces, status, step, card, cell)``: (kind, where) of every move (kind 0
   reveal, 1 play, 2 kill, 3 pass; where 1-12 or 1-9 as in the reference's moves), in its order;
-- ``rollouts(tops, faces, status, deck, step, card, cell, moves, samples, seed)``: for each move,
-  the move then the baseline policy to the end, over ``samples`` draws (sample i uses the
-  generator seeded seed + i); [(wins, sum of winning scores)].
+- ``rollouts(tops, faces, status, deck, step, card, cell, moves, samples, seed, weights)``: for
+  each move, the move then the blind rule (the reference's rule_move, its play weighed by
+  ``weights``, RULE_WEIGHTS) to the end, over ``samples`` draws (sample i uses the generator
+  seeded seed + i); [(wins, sum of winning scores, zombies killed in the lost games)].
 
 Rollouts draw from compositions: the deck as a count per card, the unseen faces as a set. A draw
 picks the r-th smallest card (r = next() mod the count), a reveal the r-th smallest unseen face,
@@ -201,14 +202,28 @@ cdef int vdiff(int a, int b) noexcept nogil:
     return a - b if a > b else b - a
 
 
-cdef void play_rank(Pos* p, int cell, int* rank) noexcept nogil:
-    """The reference's State.play_rank of playing the drawn card on ``cell`` (lower first): minus
-    the kills it allows, minus the face-up zombies it makes ready, minus how near the face-up
-    zombies are, minus the live zombies with supports summing to 10 or more, the value gap to the
-    top, the pile."""
-    cdef int s, a, b, matched, ready = 0, near = 0, strong = 0, old = p.tops[cell]
+cdef int FEATURES = 7
+cdef long WEIGHTS[7]   # the rule's weights of play_value's features, set by rollouts()
+
+
+cdef int odds(Pos* p, int space) noexcept nogil:
+    """How many of the unseen faces the supports of ``space`` kill now."""
+    cdef int i, n = 0
+    for i in range(SPACES):
+        if p.unseen[i] and kills(face_card(i), p.tops[SUPPORT_A[space]], p.tops[SUPPORT_B[space]]):
+            n += 1
+    return n
+
+
+cdef long play_value(Pos* p, int cell) noexcept nogil:
+    """The reference's weighted State.play_features of playing the drawn card on ``cell``: the
+    kills it allows, the face-up zombies then ready, how near they are, the live zombies whose
+    supports sum to 10 or more, the value gap to the top, a joker covered, the (face-down space,
+    unseen face) pairs then killed."""
+    cdef int s, a, b, matched, ready = 0, near = 0, strong = 0, down_odds = 0, old = p.tops[cell]
     cdef bint enough
     cdef int opts[2]
+    cdef long v
     p.tops[cell] = p.card
     for s in range(SPACES):
         if p.status[s] != DEAD:
@@ -219,59 +234,61 @@ cdef void play_rank(Pos* p, int cell, int* rank) noexcept nogil:
                 matched = matches(p.face[s], a) + matches(p.face[s], b)
                 ready += enough and matched == 2
                 near += matched + enough
-    rank[0] = -kill_options(p, cell, opts)
+            elif enough:
+                down_odds += odds(p, s)
+    v = (WEIGHTS[0] * kill_options(p, cell, opts) + WEIGHTS[1] * ready + WEIGHTS[2] * near
+         + WEIGHTS[3] * strong + WEIGHTS[4] * vdiff(value(old), value(p.card)) + WEIGHTS[5] * (old == JOKER)
+         + WEIGHTS[6] * down_odds)
     p.tops[cell] = old
-    rank[1], rank[2], rank[3], rank[4], rank[5] = -ready, -near, -strong, vdiff(value(old), value(p.card)), cell
+    return v
 
 
-cdef void baseline(Pos* p, int* kind, int* where) noexcept nogil:
-    """The reference's baseline_move: the first face-down space; the play first by play_rank;
-    the first kill."""
-    cdef int s, c, i, n, best = -1
-    cdef int rank[6]
-    cdef int best_rank[6]
+cdef void rule(Pos* p, int* kind, int* where) noexcept nogil:
+    """The reference's rule_move: the face-down space whose supports kill the most unseen faces;
+    the play of the highest play_value; the first kill (the first of equals each time)."""
+    cdef int s, c, n, best = -1, best_n = -1
+    cdef long v, best_v = 0
     cdef int opts[2]
     if p.step == REVEAL:
         for s in range(SPACES):
             if p.status[s] == DOWN:
-                kind[0], where[0] = M_REVEAL, s + 1
-                return
-    if p.step == PLACE:
+                n = odds(p, s)
+                if n > best_n:
+                    best, best_n = s, n
+        kind[0], where[0] = M_REVEAL, best + 1
+    elif p.step == PLACE:
         for c in range(CELLS):
-            if not fits(p.card, p.tops[c]):
-                continue
-            play_rank(p, c, rank)
-            if best < 0:
-                best = c
-                best_rank = rank
-                continue
-            for i in range(6):
-                if rank[i] != best_rank[i]:
-                    if rank[i] < best_rank[i]:
-                        best = c
-                        best_rank = rank
-                    break
+            if fits(p.card, p.tops[c]):
+                v = play_value(p, c)
+                if best < 0 or v > best_v:
+                    best, best_v = c, v
         kind[0], where[0] = M_PLAY, best + 1
-        return
-    n = kill_options(p, p.cell, opts)
-    if n:
+    elif kill_options(p, p.cell, opts):
         kind[0], where[0] = M_KILL, opts[0] + 1
     else:
         kind[0], where[0] = M_PASS, 0
 
 
+cdef int dead_count(Pos* p) noexcept nogil:
+    cdef int s, n = 0
+    for s in range(SPACES):
+        n += p.status[s] == DEAD
+    return n
+
+
 cdef bint play_out(Pos* p, uint64_t* rng, int* score) noexcept nogil:
-    """The baseline policy to the end; True on a win (``score``: the cards left)."""
+    """The blind rule to the end; True on a win (``score``: the cards left; after a loss, the
+    zombies killed)."""
     cdef int kind, where, result
     while True:
         result = outcome(p)
         if result >= 0:
-            score[0] = p.ndeck
+            score[0] = p.ndeck if result == 1 else dead_count(p)
             return result == 1
         if p.step == FLIP or p.step == DRAW:
             chance(p, rng)
         else:
-            baseline(p, &kind, &where)
+            rule(p, &kind, &where)
             play(p, kind, where)
 
 
@@ -314,15 +331,18 @@ def legal_moves(tops, faces, status, int step, int card, int cell):
     return []
 
 
-def rollouts(tops, faces, status, deck, int step, int card, int cell, moves, int samples, uint64_t seed):
-    """[(wins, sum of winning scores)] for each (kind, where) of ``moves``."""
+def rollouts(tops, faces, status, deck, int step, int card, int cell, moves, int samples, uint64_t seed, weights):
+    """[(wins, sum of winning scores, zombies killed in the lost games)] for each (kind, where) of
+    ``moves``; ``weights``: the rule's (RULE_WEIGHTS)."""
     cdef Pos start = position(tops, faces, status, deck, step, card, cell)
     cdef Pos p
     cdef uint64_t rng
-    cdef int i, wins, total, score, kind, where
+    cdef int i, wins, total, dead, score, kind, where
+    for i in range(FEATURES):
+        WEIGHTS[i] = weights[i]
     out = []
     for kind, where in moves:
-        wins = total = 0
+        wins = total = dead = 0
         for i in range(samples):
             p = start
             rng = seed + <uint64_t>i
@@ -330,5 +350,7 @@ def rollouts(tops, faces, status, deck, int step, int card, int cell, moves, int
             if play_out(&p, &rng, &score):
                 wins += 1
                 total += score
-        out.append((wins, total))
+            else:
+                dead += score
+        out.append((wins, total, dead))
     return out

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import tomllib
+from functools import cache
 from itertools import combinations, pairwise
 from pathlib import Path
 
@@ -36,9 +37,12 @@ from solodeck.games.dead_center import (
     UP,
     Move,
     State,
+    RULE_WEIGHTS,
+    _python_rollouts,
     fits,
     kills,
     parse_move,
+    rule_move,
     value_of,
 )
 from solodeck.deals import deal_from_data, load_deal
@@ -46,7 +50,7 @@ from solodeck.result import Limits
 from solodeck.shuffle import SplitMix64, shuffled
 from solodeck.solvers import DepthFirstSolver, make_solver
 from solodeck.solvers.episode import play_episode
-from solodeck.solvers.sampling import BaselinePolicy, BlindPolicy, rollout_stats
+from solodeck.solvers.sampling import BaselinePolicy, BlindPolicy
 
 JK = JOKER
 
@@ -792,8 +796,10 @@ def test_bad_positions_name_the_field(change, field):
 
 
 # -- the CP-SAT engine against the generic search ------------------------------------------------------------------
+@cache  # two tests read the same three lines: each deal is solved once
 def line_decisions(seed, jokers):
-    """The decisions of the model's best line of a seeded deal, and the line's result."""
+    """The decisions of the model's best line of a seeded deal, and the line's result (the
+    states are immutable, so the cached list is shared safely)."""
     state = seeded(seed, jokers)
     result = make_solver(GAME, Limits(time_limit=60)).solve(state)
     out = []
@@ -875,25 +881,40 @@ def test_the_puzzles_agree_with_the_generic_search():
 
 # -- the kernel against the reference -------------------------------------------------------------------------------
 def test_the_kernel_rolls_out_the_same_games_as_the_reference():
+    """Along the blind rule's own games (positions it can still win), every few decisions."""
     if GAME.load_kernel() is None:
         pytest.skip("the kernel is not built (SOLODECK_NO_EXTENSIONS=1 or no compiler)")
-    kernel, compared, wins = GAME.kernel, 0, 0
+    compared, wins, dead = 0, 0, 0
     for seed, jokers in ((0, 2), (1, 1), (2, 0)):
-        rng = random.Random(seed)
         state = advance_chance(seeded(seed, jokers))
-        while state.outcome() is None:
-            if rng.random() < 0.3:
-                fast = GAME.fast_rollouts(state, 12, seed)
-                try:
-                    GAME.kernel = None
-                    slow = rollout_stats(GAME, state, 12, seed)
-                finally:
-                    GAME.kernel = kernel
-                assert fast == slow, str(state)
+        for step in range(1000):
+            if state.outcome() is not None:
+                break
+            if step % 4 == 0:
+                fast = GAME.fast_rollouts(state, 8, seed)
+                assert fast == _python_rollouts(GAME, state, 8, seed, [row[0] for row in fast]), str(state)
                 compared += 1
-                wins += sum(w for _m, w, _t in fast)
-            state = advance_chance(state.play(rng.choice(state.legal_moves())))
-    assert compared >= 20 and wins > 0
+                wins += sum(row[1] for row in fast)
+                dead += sum(row[3] for row in fast)
+            state = advance_chance(state.play(rule_move(state)))
+    assert compared >= 20 and wins > 0 and dead > 0
+
+
+def test_the_rule_reveals_where_the_supports_kill_the_most_unseen_faces():
+    """Only space 5's supports (5C + 5S, piles 4 and 5) reach 10: they kill the four jacks and
+    the two black queens, no king (two suits). The baseline reveals space 1."""
+    state = position("AH 2H AD 5C 5S 2D AC 3H 2S", deck="9C 5C")
+    assert rule_move(state) == Move("reveal", 5) and GAME.baseline_move(state) == Move("reveal", 1)
+    state = position("AH 2H AD 5C 5S 2D AC 3H 2S", up={5}, deck="9C 5C")  # space 5 already up: no odds left
+    assert rule_move(state) == Move("reveal", 1)
+
+
+def test_the_rule_plays_the_highest_weighted_features_and_kills_first():
+    state = example("5H")
+    weighed = {m: sum(w * f for w, f in zip(RULE_WEIGHTS, state.play_features(m))) for m in state.legal_moves()}
+    assert rule_move(state) == Move("play", 1) and weighed[Move("play", 1)] == max(weighed.values())
+    assert state.play_features(Move("play", 1))[0] == 2  # the king at space 1 and the jack at space 12
+    assert rule_move(two_kills()) == Move("kill", 1)
 
 
 def test_baseline_plays_by_play_rank_and_reveals_the_first_face_down_space():
