@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Area 52's compiled kernel: the legal moves, the baseline policy and blind rollouts.
+"""Area 52's compiled kernel: the legal moves, the baseline policy, the blind rule and blind rollouts.
 
 It mirrors solodeck/games/area52.py (the reference) and is tested equal to it
 (tests/test_area52.py): the same legal moves, the same baseline moves, and rollouts that draw the
@@ -8,8 +8,9 @@ same cards with the same generator (solvers/sampling.py's play_out), sample for 
 - ``legal_moves(table, alien, wave)``: (kind, a, b) of every move (kind 0 dual, 1 single,
   2 sacrifice; b = -1 unless a dual), in the reference's order;
 - ``baseline_move(table, alien, wave)``: the reference's baseline move, as (kind, a, b);
+- ``rule_move(table, attackers, hidden, returned, wave)``: the reference's blind rule (rule_move);
 - ``rollouts(table, defenders, attackers, to_flip, hidden, returned, discard, wave, moves, samples,
-  seed)``: for each move, the move then the baseline policy to the end, over ``samples`` draws
+  seed)``: for each move, the move then the blind rule to the end, over ``samples`` draws
   (sample i uses the generator seeded seed + i); [(wins, sum of winning scores)].
 
 Blind rollouts draw from the composition of a pile, so the kernel keeps the defender deck, the
@@ -52,23 +53,20 @@ cdef inline bint red(int card) noexcept nogil:
     return card // 13 == 1 or card // 13 == 2
 
 
+cdef extern int __builtin_popcountll(unsigned long long) nogil
+cdef extern int __builtin_ctzll(unsigned long long) nogil
+
+
 cdef inline int popcount(uint64_t x) noexcept nogil:
-    cdef int n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    return __builtin_popcountll(x)
 
 
 cdef inline int nth_card(uint64_t x, int r) noexcept nogil:
     """The r-th smallest card (from 0) of the set x."""
-    cdef int card = 0
-    while True:
-        if x & (<uint64_t>1 << card):
-            if r == 0:
-                return card
-            r -= 1
-        card += 1
+    while r > 0:
+        x &= x - 1
+        r -= 1
+    return __builtin_ctzll(x)
 
 
 cdef inline void table_add(Pos* p, int card) noexcept nogil:
@@ -212,8 +210,116 @@ cdef void baseline(Pos* p, int* out_kind, int* out_a, int* out_b) noexcept nogil
     out_kind[0], out_a[0], out_b[0] = best_kind, best_a, best_b
 
 
+cdef int free_answers(int* table, int n, int wave, bint alien_red) noexcept nogil:
+    """The reference's free_answers for aliens of one colour: bit v set when an alien of value v
+    has an answer on ``table`` that loses no defender."""
+    cdef int i, j, a, b, high = 0, mask
+    for i in range(n):
+        if red(table[i]) != alien_red and value(table[i]) > high:
+            high = value(table[i])
+    mask = (1 << high) - 2 if high else 0
+    for i in range(n):
+        a = table[i]
+        if wave == 2 and red(a) == alien_red:
+            continue
+        for j in range(i + 1, n):
+            b = table[j]
+            if wave == 2 and red(b) == alien_red:
+                continue
+            mask |= 1 << (value(a) + value(b))
+    return mask
+
+
+cdef int answered_after(Pos* p, int kind, int a, int b, int* once, int* twice) noexcept nogil:
+    """The reference rule's count for a move: the aliens to come (``once``/``twice``: per colour,
+    the values with at least one, with two) the table it leaves answers without a loss."""
+    cdef int t[7]
+    cdef int n = 0, i, d, alien = p.att[0], colour, mask, result = 0
+    for i in range(p.ntable):
+        d = p.table[i]
+        if kind == DUAL:
+            if p.wave == 2 and (d == a or d == b) and red(d) == red(alien):
+                continue
+        elif d == a:
+            continue
+        t[n] = d
+        n += 1
+    if kind == SINGLE:
+        t[n] = alien
+        n += 1
+    for colour in range(2):
+        if once[colour] == 0:
+            continue
+        mask = free_answers(t, n, p.wave, colour)
+        result += popcount(<uint64_t>(mask & once[colour])) + popcount(<uint64_t>(mask & twice[colour]))
+        if kind == SACRIFICE and colour == red(alien):
+            result += mask >> value(alien) & 1
+    if kind == SACRIFICE and once[red(alien)] == 0:
+        result += free_answers(t, n, p.wave, red(alien)) >> value(alien) & 1
+    return result
+
+
+cdef inline void count_alien(int card, int* once, int* twice) noexcept nogil:
+    cdef int bit = 1 << value(card), colour = red(card)
+    twice[colour] |= once[colour] & bit   # a value has at most two cards of a colour
+    once[colour] |= bit
+
+
+cdef void rule(Pos* p, int* out_kind, int* out_a, int* out_b) noexcept nogil:
+    """The reference's rule_move: of the moves that lose the fewest defenders (the baseline's
+    order: kind, then the cards' values), the first that answers the most aliens to come."""
+    cdef int kinds[30]
+    cdef int firsts[30]
+    cdef int seconds[30]
+    cdef int once[2]
+    cdef int twice[2]
+    cdef int alien = p.att[0]
+    cdef int v = value(alien)
+    cdef int i, j, a, b, loss, ans, n = 0, fewest = 99, best = -1, best_ans = -1
+    cdef uint64_t rest = p.hidden
+    # the moves that lose the fewest defenders, in the reference's legal order
+    for i in range(p.ntable):
+        for j in range(i + 1, p.ntable):
+            a, b = p.table[i], p.table[j]
+            if value(a) + value(b) == v:
+                loss = losses(DUAL, a, b, alien, p.wave)
+                if loss < fewest:
+                    fewest, n = loss, 0
+                if loss == fewest:
+                    kinds[n], firsts[n], seconds[n] = DUAL, a, b
+                    n += 1
+    for i in range(p.ntable):
+        a = p.table[i]
+        if red(a) != red(alien) and value(a) > v:
+            if 0 < fewest:
+                fewest, n = 0, 0
+            kinds[n], firsts[n], seconds[n] = SINGLE, a, -1
+            n += 1
+    if fewest >= 1:
+        if fewest > 1:
+            fewest, n = 1, 0
+        for i in range(p.ntable):
+            kinds[n], firsts[n], seconds[n] = SACRIFICE, p.table[i], -1
+            n += 1
+    if n > 1:
+        once[0] = once[1] = twice[0] = twice[1] = 0
+        for i in range(1, p.natt):
+            count_alien(p.att[i], once, twice)
+        while rest:
+            count_alien(__builtin_ctzll(rest), once, twice)
+            rest &= rest - 1
+        for i in range(p.ret_len):
+            count_alien(p.ret[p.ret_head + i], once, twice)
+    for i in range(n):
+        ans = answered_after(p, kinds[i], firsts[i], seconds[i], once, twice) if n > 1 else 0
+        if best < 0 or ans > best_ans or (ans == best_ans and better(
+                kinds[i], firsts[i], seconds[i], fewest, kinds[best], firsts[best], seconds[best], fewest)):
+            best, best_ans = i, ans
+    out_kind[0], out_a[0], out_b[0] = kinds[best], firsts[best], seconds[best]
+
+
 cdef bint play_out(Pos* p, uint64_t* rng, int* score) noexcept nogil:
-    """The baseline policy to the end, chance by ``rng``. Won? (``score``: a win's score.)"""
+    """The blind rule to the end, chance by ``rng``. Won? (``score``: a win's score.)"""
     cdef int kind, a, b, result
     while True:
         result = outcome(p)
@@ -223,7 +329,7 @@ cdef bint play_out(Pos* p, uint64_t* rng, int* score) noexcept nogil:
             return result > 0
         if chance_step(p, rng):
             continue
-        baseline(p, &kind, &a, &b)
+        rule(p, &kind, &a, &b)
         play(p, kind, a, b)
 
 
@@ -270,6 +376,14 @@ def baseline_move(table, int alien, int wave):
     cdef Pos p = position(table, (), (alien,), 0, (), (), (), wave)
     cdef int kind, a, b
     baseline(&p, &kind, &a, &b)
+    return kind, a, b
+
+
+def rule_move(table, attackers, hidden, returned, int wave):
+    """The reference's rule_move at a decision, as (kind, a, b)."""
+    cdef Pos p = position(table, (), attackers, 0, hidden, returned, (), wave)
+    cdef int kind, a, b
+    rule(&p, &kind, &a, &b)
     return kind, a, b
 
 

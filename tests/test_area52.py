@@ -349,7 +349,33 @@ def test_the_kernel_baseline_equals_the_reference():
             state = advance_chance(state.play(GAME.baseline_move(state)))
 
 
+@needs_kernel
+def test_the_kernel_rule_equals_the_reference():
+    from solodeck.games.area52 import _from_kernel, rule_move
+
+    kernel, compared = GAME.load_kernel(), 0
+    for seed in range(3):
+        state = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
+        while state.outcome() is None:
+            move = rule_move(state)
+            assert _from_kernel(kernel.rule_move(state.table, state.attackers, state.hidden, state.returned,
+                                                 state.wave)) == move, str(state)
+            state = advance_chance(state.play(move))
+            compared += state.wave == 2
+    assert compared >= 10  # wave 2's colours were met too
+
+
 # -- blind mode ------------------------------------------------------------------------------------------------------
+def test_the_blind_rule_keeps_answers_for_the_aliens_to_come():
+    from solodeck.games.area52 import rule_move
+
+    # wave 2, 5H: the dual 2S+3S and the single 9C lose nothing. Only the single puts 5H on the
+    # table, whose 5H+6D answers the unseen JC; the baseline takes the dual
+    state = position("2S 3S 2H 3H 9C 6D", "5H", aliens="JC", wave=2)
+    assert GAME.baseline_move(state) == dual(card("2S"), card("3S"))
+    assert rule_move(state) == single(card("9C"))
+    state = position("2S 3S 2H 3H 9C 6D", "5H", aliens="8C", wave=2)  # 2H+6D answers 8C either way
+    assert rule_move(state) == dual(card("2S"), card("3S"))
 def late_blind_positions():
     """Wave-2 decisions with three aliens unseen and an empty defender deck, built from the
     baseline's games: the unseen part is all there is to reorder."""
