@@ -10,10 +10,10 @@ many it proved within the time limit, median and maximum time, nodes per second.
 
 Part 1, on the deals of seeds first..first+N-1: open mode (the anytime search with the time limit:
 a winning line found is an exact verdict, its score proven only when the exact search finishes),
-the blind policy (rollouts of the baseline in the kernel) and the baseline policy. Win rates with
+the blind policy (rollouts of the blind rule in the kernel) and the baseline policy. Win rates with
 Wilson 95% intervals, time per deal, nodes per second, peak memory.
 
-Part 3, the kernel against the reference: baseline rollouts per second from the first decision
+Part 3, the kernel against the reference: rollouts (of the blind rule) per second from the first decision
 of a few deals, compiled and in pure Python (the same games, sample for sample).
 """
 from __future__ import annotations
