@@ -874,12 +874,11 @@ cdef class Endgame:
         return self.stopped
 
     # -- children -------------------------------------------------------------------------------
-    cdef int children(self, Node* n, int* market, Child* out) noexcept nogil:
-        """The distinct children (up to symmetry) of node ``n`` with its market dealt, best bound
-        first; returns how many."""
+    cdef int children(self, Node* n, int* market, Child* out, int* order) noexcept nogil:
+        """The distinct children (up to symmetry) of node ``n`` with its market dealt, in ``out``,
+        and their indices best bound first in ``order``; returns how many."""
         cdef int count = 0, s, c, j, dup
         cdef Child* ch
-        cdef Child tmp
         cdef Entry* e
         for s in range(3):
             for c in range(CELLS):
@@ -911,38 +910,41 @@ cdef class Endgame:
                         if e.flags and e.value < ch.bound:
                             ch.bound = e.value
                 count += 1
-        # insertion sort, best bound first (stable: ties keep the move order)
-        for s in range(1, count):
-            tmp = out[s]
+        # insertion sort of the indices, best bound first (stable: ties keep the move order)
+        for s in range(count):
+            order[s] = s
             j = s - 1
-            while j >= 0 and out[j].bound < tmp.bound:
-                out[j + 1] = out[j]
+            while j >= 0 and out[order[j]].bound < out[s].bound:
+                order[j + 1] = order[j]
                 j -= 1
-            out[j + 1] = tmp
+            order[j + 1] = s
         return count
 
     cdef int expand(self, Node* n, int* market, int alpha, int* best_move) noexcept nogil:
         """The value of node ``n`` with its market dealt when above ``alpha``, else an upper bound
         at most ``alpha`` (fail-soft)."""
         cdef Child kids[MOVES]
-        cdef int count = self.children(n, market, kids)
+        cdef int order[MOVES]
+        cdef int count = self.children(n, market, kids, order)
         cdef int i, v, best = -1, floor
+        cdef Child* kid
         best_move[0] = -1
         for i in range(count):
+            kid = &kids[order[i]]
             floor = best if best > alpha else alpha
-            if kids[i].bound <= floor:
-                if best <= alpha and kids[i].bound > best:
-                    best = kids[i].bound  # the best the rest could reach: an upper bound
+            if kid.bound <= floor:
+                if best <= alpha and kid.bound > best:
+                    best = kid.bound  # the best the rest could reach: an upper bound
                 break
-            if kids[i].exact:
-                v = kids[i].bound
+            if kid.exact:
+                v = kid.bound
             else:
-                v = self.search(&kids[i].node, kids[i].key, floor)
+                v = self.search(&kid.node, kid.key, floor)
                 if self.stopped:
                     return -1
             if v > best:
                 best = v
-                best_move[0] = kids[i].move
+                best_move[0] = kid.move
         return best
 
     cdef int search(self, Node* n, uint64_t* key, int alpha) noexcept nogil:
