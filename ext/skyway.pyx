@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""Skyway's compiled kernel: the chain score, the baseline policy and blind rollouts.
+"""Skyway's compiled kernel: the chain score, the baseline policy, blind rollouts, and the open
+search (``Endgame``: the exact endgame search and the pilot method; see its section below).
 
 It mirrors solodeck/games/skyway.py (the reference) and is tested equal to it
 (tests/test_skyway_kernel.py): the same chain lengths, the same baseline moves, and rollouts that
@@ -471,7 +472,8 @@ cdef inline void suit_chains(uint64_t old_cells, int free_mask, int cost_mask, i
     (``old_cells``: 4 bits per value, cell + 1 or 0), the values of ``free_mask`` in any cells, and
     at most k more of the values of ``cost_mask``, in any cells; nothing buried. Memoised: siblings
     in a search share most suits."""
-    cdef uint64_t key = old_cells | (<uint64_t>free_mask << 40) | (<uint64_t>cost_mask << 50) | (<uint64_t>(layers - 1) << 60)
+    cdef uint64_t key = (old_cells | (<uint64_t>free_mask << 40) | (<uint64_t>cost_mask << 50)
+                         | (<uint64_t>(layers - 1) << 60))
     cdef uint64_t slot = mix64(key) & (CHAIN_CACHE - 1)
     cdef ChainMemo* m = &CHAIN_MEMO[slot]
     cdef int k, c, v, j, x, old, top
@@ -979,7 +981,8 @@ cdef class Endgame:
         cdef Node n
         cdef int c, i
         deck = tuple(deck)
-        if self.root_deck is None or len(deck) > len(self.root_deck) or self.root_deck[len(self.root_deck) - len(deck):] != deck:
+        known = self.root_deck
+        if known is None or len(deck) > len(known) or known[len(known) - len(deck):] != deck:
             memset(self.table, 0, self.capacity * sizeof(Entry))
             self.used = 0
             self.root_deck = deck

@@ -1,12 +1,13 @@
 """The Skyway CP-SAT model (encodings/skyway.py), a second exact engine, agrees with the search.
 
 The search is the kernel's exact search when it is built (tests/test_skyway_kernel.py checks it
-equal to the pure-Python reference), else the reference. Endgames come from seeded deals: the baseline policy plays each deal into the third pass until a
-turn starts with a deck of 5 x turns cards (no reshuffle left: every market is fixed). Baseline
-play reaches the third pass with 3 or 4 such turns at most, so the 5- and 6-turn endgames are
-built: baseline play of a seeded deal stops while the grid leaves room for them, and the other
-cards (deck first, then the discard pile) become a third-pass deck of 5 x turns cards and a
-discard pile. Both engines must be exact and give the same verdict and score.
+equal to the pure-Python reference), else the reference. Endgames come from seeded deals: the
+baseline policy plays each deal into the third pass until a turn starts with a deck of 5 x turns
+cards (no reshuffle left: every market is fixed). Baseline play reaches the third pass with 3 or
+4 such turns at most, so the 5- and 6-turn endgames are built: baseline play of a seeded deal
+stops while the grid leaves room for them, and the other cards (deck first, then the discard
+pile) become a third-pass deck of 5 x turns cards and a discard pile. Both engines must be exact
+and give the same verdict and score.
 """
 import pytest
 

@@ -11,9 +11,11 @@ into the canonical card order and shuffles it with stream ``reshuffles + 1`` of 
 its own; blind play simply draws from the new deck's composition.
 
 The chain score (chain_lengths) is the heart of the game: a longest-path DP over each suit's
-cards in value order. score_bound relaxes the rest of the game to "which stack each remaining
-turn takes", its new cards free to sit in any cell and nothing ever buried (free_chain; see
-docs/rules/skyway.md, "How the solver plays it").
+cards in value order. score_bound relaxes the rest of the game to "which stack each known
+market gives", the cards to come free to sit in any cell and nothing ever buried (suit_chains,
+_placement_bound; see docs/rules/skyway.md, "How the solver plays it"). Open mode runs in the
+kernel when it is built (KernelSolver: the exact endgame search of ext/skyway.pyx, and the
+pilot method on whole deals); this module's search is the reference.
 """
 from __future__ import annotations
 
