@@ -1,15 +1,21 @@
 """Skyway's kernel (ext/skyway.pyx) against the reference (solodeck/games/skyway.py): the same
-chain lengths, the same baseline moves, and rollouts equal sample for sample."""
+chain lengths, the same baseline moves, rollouts equal sample for sample, and the exact open
+search (Endgame) equal to the reference search on random endgames, its bound equal to the
+reference's; tests/test_skyway_cpsat.py checks it against CP-SAT."""
 from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 
 import pytest
 
 from solodeck.api import advance_chance
-from solodeck.games.skyway import GAME, Take, chain_lengths
+from solodeck.deals import load_deal
+from solodeck.games.skyway import (GAME, KernelSolver, Take, chain_lengths, kernel_args, kernel_utility,
+                                   random_endgame, within_reach)
 from solodeck.shuffle import SplitMix64
+from solodeck.solvers import DepthFirstSolver, Limits, make_solver
 from solodeck.solvers.sampling import play_out
 
 kernel = GAME.load_kernel()
@@ -58,15 +64,9 @@ def test_the_games_rollouts_use_the_kernel_for_every_move():
     assert [m for m, _w, _t in stats] == state.legal_moves()
 
 
-# -- the exact open search (Endgame) against the reference, CP-SAT covers it in test_skyway_cpsat.py --
-from pathlib import Path  # noqa: E402
+# -- the exact open search (Endgame) against the reference ------------------------------------------------
 
-from solodeck.deals import load_deal  # noqa: E402
-from solodeck.games.skyway import (KernelSolver, kernel_args, kernel_utility, random_endgame,  # noqa: E402
-                                   within_reach)
-from solodeck.solvers import DepthFirstSolver, Limits, make_solver  # noqa: E402
-
-CASE = Path("/work/shared/cases/skyway-5-turns-pass-2.toml")
+CASE = Path(__file__).parent / "skyway-5-turns-pass-2.toml"  # the case of issue 42 (shared/cases/)
 # random_endgame's (seed, grid cards, deck cards, pass): third-pass endgames of 2-3 turns, with and without the final
 # shuffle, and second-pass ones whose next deck is the pile the line discards (3-4 turns)
 RANDOM_ENDGAMES = [(0, 23, 9, 3), (1, 23, 9, 3), (1, 25, 7, 3), (2, 25, 7, 3), (0, 24, 12, 3), (2, 22, 13, 3),
