@@ -137,25 +137,38 @@ cdef inline void deal(Pos* p, uint64_t* rng) noexcept nogil:
         p.nmarket += 1
 
 
-cdef inline void play(Pos* p, int stack, int cell) noexcept nogil:
-    """Take stack 0-2 onto cell 0-8; the rest of the market and the buried cards are discarded."""
+ctypedef fused cell_card:  # a cell's cards: int in Pos (rollouts), unsigned char in Node (the table's nodes)
+    int
+    unsigned char
+
+
+cdef inline uint64_t stack_onto(cell_card* cell, cell_card* height, int* market, int stack) noexcept nogil:
+    """Stack 0-2 of ``market`` onto a cell (its cards bottom first, ``height[0]`` of them), which
+    keeps its top 3; returns the cards discarded, the buried ones and the rest of the market, as bits."""
     cdef int i, h, drop
     cdef int pile[5]
-    h = p.height[cell]
+    cdef uint64_t out = 0
+    h = height[0]
     for i in range(h):
-        pile[i] = p.cards[cell][i]
+        pile[i] = cell[i]
     for i in range(STACK_START[stack], STACK_END[stack]):
-        pile[h] = p.market[i]
+        pile[h] = market[i]
         h += 1
     drop = h - HEIGHT if h > HEIGHT else 0
     for i in range(drop):
-        p.discard |= <uint64_t>1 << pile[i]
+        out |= <uint64_t>1 << pile[i]
     for i in range(drop, h):
-        p.cards[cell][i - drop] = pile[i]
-    p.height[cell] = h - drop
+        cell[i - drop] = <cell_card>pile[i]
+    height[0] = <cell_card>(h - drop)
     for i in range(MARKET):
         if i < STACK_START[stack] or i >= STACK_END[stack]:
-            p.discard |= <uint64_t>1 << p.market[i]
+            out |= <uint64_t>1 << market[i]
+    return out
+
+
+cdef inline void play(Pos* p, int stack, int cell) noexcept nogil:
+    """Take stack 0-2 onto cell 0-8; the rest of the market and the buried cards are discarded."""
+    p.discard |= stack_onto(p.cards[cell], &p.height[cell], p.market, stack)
     p.nmarket = 0
     p.over = p.final or (p.passno == PASSES and p.deck == 0)
 
@@ -392,23 +405,7 @@ cdef inline void deal_market(Node* n, int* market, uint64_t seed) noexcept nogil
 
 cdef inline void take(Node* n, int* market, int stack, int cell) noexcept nogil:
     """Node ``n`` (its market dealt) after stack 0-2 goes onto cell 0-8: a turn's start again."""
-    cdef int i, h, drop
-    cdef int pile[5]
-    h = n.height[cell]
-    for i in range(h):
-        pile[i] = n.cards[cell][i]
-    for i in range(STACK_START[stack], STACK_END[stack]):
-        pile[h] = market[i]
-        h += 1
-    drop = h - HEIGHT if h > HEIGHT else 0
-    for i in range(drop):
-        n.discard |= <uint64_t>1 << pile[i]
-    for i in range(drop, h):
-        n.cards[cell][i - drop] = <unsigned char>pile[i]
-    n.height[cell] = h - drop
-    for i in range(MARKET):
-        if i < STACK_START[stack] or i >= STACK_END[stack]:
-            n.discard |= <uint64_t>1 << market[i]
+    n.discard |= stack_onto(n.cards[cell], &n.height[cell], market, stack)
     n.over = n.final or (n.passno == PASSES and n.dpos == n.dlen)
 
 
