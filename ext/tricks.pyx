@@ -133,6 +133,22 @@ ctypedef struct Directory:
     uint16_t work     # the most work (Entry.work) of an entry stored for it: the least is replaced
 
 
+ctypedef fused Replaceable:
+    Entry
+    Directory
+
+
+cdef inline int least_work(Replaceable* slots, int n) noexcept nogil:
+    """Which of ``n`` slots to claim: the first empty one (key 0), else the one of least work."""
+    cdef int j, victim = 0
+    for j in range(n):
+        if slots[j].key == 0:
+            return j
+        if slots[j].work < slots[victim].work:
+            victim = j
+    return victim
+
+
 cdef inline int popcount(uint64_t x) noexcept nogil:
     return __builtin_popcountll(x)
 
@@ -500,7 +516,7 @@ cdef class Search:
         The entry is stored for the shape, r and the holders of those r cards: it holds for every
         B so paired with A."""
         cdef int seat, i, v, best, a, b, low, high, base, left, c, maximising, n, s, decided = -1, j
-        cdef int bl, bh, cut = 0, hint = -1, victim, hinted = 0, slot = -1
+        cdef int bl, bh, cut = 0, hint = -1, hinted = 0, slot = -1
         cdef int order[53]
         cdef int gtop[53]
         cdef int rel[4]
@@ -723,14 +739,7 @@ cdef class Search:
                 low, high = max(low, bl), min(high, bh)
             else:  # else an empty entry, else the one of least work
                 bucket = &self.table[mix64(key ^ pat) & (self.capacity - BUCKET)]
-                victim = 0
-                for j in range(BUCKET):
-                    if bucket[j].key == 0:
-                        victim = j
-                        break
-                    if bucket[j].work < bucket[victim].work:
-                        victim = j
-                e = &bucket[victim]
+                e = &bucket[least_work(bucket, BUCKET)]
                 fresh = 1
                 packed = <uint16_t>(r[0] | r[1] << 4 | r[2] << 8 | r[3] << 12)
                 if d == NULL or d.key != key:  # the shape's directory (it may have been replaced below)
@@ -810,20 +819,14 @@ cdef class Search:
         """The directory of shape ``key``, or NULL; with ``claim``, made if missing in place of
         an empty one, else of the one of least work in the slot (F_DIR_WAYS; else a slot holds
         one shape, the last one claimed)."""
-        cdef int ways = DIR_WAYS if self.features & F_DIR_WAYS else 1, j, victim = 0
+        cdef int ways = DIR_WAYS if self.features & F_DIR_WAYS else 1, j
         cdef Directory* slot = &self.directory[(key >> 20) & (self.dir_capacity - <uint64_t>ways)]
         for j in range(ways):
             if slot[j].key == key:
                 return &slot[j]
         if not claim:
             return NULL
-        for j in range(ways):
-            if slot[j].key == 0:
-                victim = j
-                break
-            if slot[j].work < slot[victim].work:
-                victim = j
-        slot = &slot[victim]
+        slot = &slot[least_work(slot, ways)]
         slot.key, slot.n, slot.next, slot.work = key, 0, 0, 0
         slot.hint_suit = -1
         return slot
