@@ -14,10 +14,11 @@ the test whether a segment meets the K♦ rectangle is the reference's separatin
 every number p + q√3 scaled to integers (``sign3``: exact). Floats only order the children and
 feed the distance bound, always with a margin on the side of not cutting.
 
-Also here: the baseline policy's rollouts for the blind policy (``rollouts``), drawing with
-solvers/sampling.py's SplitMix64 exactly as the reference's sample_chance does.
+Also here: the blind rule's rollouts for the blind policy (``rollouts``), drawing with
+solvers/sampling.py's SplitMix64 exactly as the reference's sample_chance does, and the value
+table that rule reads (``value_table``, solodeck/games/dungeon_values.py's build_table in C).
 """
-from libc.math cimport sqrt, ceil
+from libc.math cimport sqrt, ceil, floor
 from libc.stdint cimport int8_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free, qsort
 from libc.string cimport memset
@@ -39,6 +40,8 @@ cdef enum:
     MAX_STREAMS = 128       # the reshuffle counts whose permutations are kept (more: shuffled each time)
     GAIN_CAP = 1 << 19      # the gain table's slots (a bigger tree: the bound is given up)
     TABLE_FLOOR = 8         # nodes with at most this many rounds left skip the table (see ``node``)
+    CLASSES = 16            # dungeon_values.CLASSES: a round's classes in the value table
+    LASTS = 13              # dungeon_values.LASTS: the path's last card in the value table
 
 cdef double SQRT3 = sqrt(3.0)
 
@@ -979,7 +982,218 @@ cdef class Search:
         return 0
 
 
-# -- the baseline's rollouts (blind mode) -----------------------------------------------------------
+# -- the value table (solodeck/games/dungeon_values.py, operation for operation) ---------------------
+ctypedef struct ValueTable:
+    double* values      # V[r][e][last][cell], flat (Grid.index)
+    double* odds        # [14]: each value's chance in a draw
+    double* classes     # [14][CLASSES]: a round's class against a monster of each value
+    double x0, y0, step
+    int nx, ny, rounds, cells
+
+cdef double STEP_X[14]
+cdef double STEP_Y[14]
+for _v in range(1, 14):
+    STEP_X[_v] = (UNIT[_v][0] + UNIT[_v][1] * SQRT3) / 2 if _v < KING else 0.0
+    STEP_Y[_v] = (UNIT[_v][2] + UNIT[_v][3] * SQRT3) / 2 if _v < KING else 0.0
+
+
+cdef inline int cell_of(ValueTable* t, double x, double y) noexcept nogil:
+    """Grid.cell: the cell of a point, -1 off the grid."""
+    cdef int i = <int>floor((x - t.x0) / t.step + 0.5), j = <int>floor((y - t.y0) / t.step + 0.5)
+    if 0 <= i < t.nx and 0 <= j < t.ny:
+        return j * t.nx + i
+    return -1
+
+
+cdef bint meets_float(double x, double y, int v, int d) noexcept nogil:
+    """dungeon_values.meets_float: Liang-Barsky clipping of the segment to the K♦ (the table only)."""
+    cdef double t0 = 0.0, t1 = 1.0, dx = STEP_X[v], dy = STEP_Y[v], p, q, t
+    cdef double ps[4]
+    cdef double qs[4]
+    cdef int k
+    ps[0], qs[0] = -dx, x + 0.357
+    ps[1], qs[1] = dx, 0.357 - x
+    ps[2], qs[2] = -dy, y - d
+    ps[3], qs[3] = dy, d + 1.0 - y
+    for k in range(4):
+        p, q = ps[k], qs[k]
+        if p == 0.0:
+            if q < 0.0:
+                return False
+        else:
+            t = q / p
+            if p < 0.0:
+                if t > t0:
+                    t0 = t
+            elif t < t1:
+                t1 = t
+            if t0 > t1:
+                return False
+    return True
+
+
+cdef inline double gap_float(double x, double y, int d) noexcept nogil:
+    cdef double hw = 0.357, dx = 0.0, dy = 0.0
+    if -hw - x > dx:
+        dx = -hw - x
+    if x - hw > dx:
+        dx = x - hw
+    if d - y > dy:
+        dy = d - y
+    if y - d - 1 > dy:
+        dy = y - d - 1
+    return sqrt(dx * dx + dy * dy)
+
+
+cdef double best_of_draws(double* worth, double* odds, int draws) noexcept nogil:
+    """E[the largest worth of ``draws`` values drawn by odds], in increasing (worth, value) order."""
+    cdef int order[13]
+    cdef int n = 0, v, i, k
+    cdef double total = 0.0, low = 0.0, cumulative = 0.0, power
+    for v in range(1, 14):  # insertion: a later value goes after the equal worths
+        i = n
+        while i > 0 and worth[order[i - 1]] > worth[v]:
+            order[i] = order[i - 1]
+            i -= 1
+        order[i] = v
+        n += 1
+    for i in range(13):
+        v = order[i]
+        cumulative += odds[v]
+        power = cumulative
+        for k in range(draws - 1):
+            power *= cumulative
+        total += worth[v] * (power - low)
+        low = power
+    return total
+
+
+cdef inline int table_index(ValueTable* t, int rounds, int extra, int last, int cell) noexcept nogil:
+    return ((rounds * 4 + extra) * LASTS + last) * t.cells + cell
+
+
+cdef double monster_worth(double* classes, int v, double stay, double back, double* up) noexcept nogil:
+    """dungeon_values.monster_worth: a round against a monster of value v."""
+    cdef double worth = 0.0, value
+    cdef int c, top
+    for c in range(1, CLASSES):
+        top = c >> 2
+        value = up[top] if top else -1.0
+        if (c >> 1) & 1 and stay > value:
+            value = stay
+        if c & 1 and back > value:
+            value = back
+        if value > 0.0:
+            worth += classes[v * CLASSES + c] * value
+    return worth
+
+
+cdef ValueTable table_view(double[::1] values, double[::1] odds, double[::1] classes, double x0, double y0,
+                           double step, int nx, int ny, int rounds):
+    cdef ValueTable t
+    t.values, t.odds, t.classes = &values[0], &odds[0], &classes[0]
+    t.x0, t.y0, t.step, t.nx, t.ny, t.rounds, t.cells = x0, y0, step, nx, ny, rounds, nx * ny
+    return t
+
+
+def value_table(double[::1] values, double[::1] odds, double[::1] classes, int distance, double x0, double y0,
+                double step, int nx, int ny, int rounds):
+    """Fill ``values`` (zeros, Grid.size) with dungeon_values.build_table's V."""
+    cdef ValueTable t = table_view(values, odds, classes, x0, y0, step, nx, ny, rounds)
+    cdef double worth[14]
+    cdef double up[4]
+    cdef int steps[14]
+    cdef int backs[14]
+    cdef bint wins[14]
+    cdef double x, y, stay, back
+    cdef int r, here, v, e, last, k
+    with nogil:
+        for r in range(1, rounds + 1):
+            for here in range(t.cells):
+                x = x0 + (here % nx) * step
+                y = y0 + (here // nx) * step
+                if gap_float(x, y, distance) > r + 1:
+                    continue
+                for v in range(14):
+                    steps[v] = cell_of(&t, x + STEP_X[v], y + STEP_Y[v])
+                    backs[v] = cell_of(&t, x - STEP_X[v], y - STEP_Y[v])
+                    wins[v] = v != KING and v > 0 and meets_float(x, y, v, distance)
+                for last in range(LASTS):
+                    stay = t.values[table_index(&t, r - 1, 0, last, here)]
+                    if last == 0:
+                        back = stay
+                    else:
+                        back = t.values[table_index(&t, r - 1, 0, 0, backs[last])] if backs[last] >= 0 else 0.0
+                    for v in range(1, 14):
+                        for k in range(1, 4):
+                            if v == KING:
+                                up[k] = t.values[table_index(&t, r - 1, k, last, here)]
+                            elif wins[v]:
+                                up[k] = 1.0
+                            else:
+                                up[k] = t.values[table_index(&t, r - 1, k, v, steps[v])] if steps[v] >= 0 else 0.0
+                        worth[v] = monster_worth(t.classes, v, stay, back, up)
+                    for e in range(4):
+                        t.values[table_index(&t, r, e, last, here)] = best_of_draws(worth, t.odds, e + 1)
+
+
+# -- the blind rule's rollouts (blind mode) --------------------------------------------------------
+cdef inline double point_x(int* p) noexcept nogil:
+    return (p[0] + p[1] * SQRT3) / 2
+
+
+cdef inline double point_y(int* p) noexcept nogil:
+    return (p[2] + p[3] * SQRT3) / 2
+
+
+cdef inline double table_value(ValueTable* t, int rounds, int extra, int last, int* point) noexcept nogil:
+    """ValueTable.value: V after this round (``rounds`` left, this one included) at a point."""
+    cdef int cell = cell_of(t, point_x(point), point_y(point))
+    if cell < 0:
+        return 0.0
+    return t.values[table_index(t, rounds - 1 if rounds - 1 < t.rounds else t.rounds, extra, last, cell)]
+
+
+cdef double choice_worth(ValueTable* t, int* pts, int* pv, int L, int v, int rounds, int d) noexcept nogil:
+    """dungeon.State.choice_worth: the table's round against an offered v from the real path
+    (``pts`` its points, the origin first; ``pv`` its values)."""
+    cdef int* end = pts + 4 * L
+    cdef int nxt[4]
+    cdef double up[4]
+    cdef double stay, back
+    cdef int k
+    stay = table_value(t, rounds, 0, pv[L - 1] if L else 0, end)
+    back = table_value(t, rounds, 0, pv[L - 2] if L > 1 else 0, end - 4) if L else stay
+    for k in range(4):
+        nxt[k] = end[k] + UNIT[v][k] if v != KING else end[k]
+    for k in range(1, 4):
+        if v == KING:
+            up[k] = table_value(t, rounds, k, pv[L - 1] if L else 0, end)
+        elif meets_c(end[0], end[1], end[2], end[3], v, d):
+            up[k] = 1.0
+        else:
+            up[k] = table_value(t, rounds, k, v, nxt)
+    return monster_worth(t.classes, v, stay, back, up)
+
+
+cdef double score_worth(ValueTable* t, int* pts, int* pv, int L, int v, int score, int rounds,
+                        int d) noexcept nogil:
+    """dungeon.State.score_worth: 2 for a win, else the table at the path's new end."""
+    cdef int* end = pts + 4 * L
+    cdef int nxt[4]
+    cdef int k, keep
+    if score > 0 and v != KING:
+        if meets_c(end[0], end[1], end[2], end[3], v, d):
+            return 2.0
+        for k in range(4):
+            nxt[k] = end[k] + UNIT[v][k]
+        return table_value(t, rounds, score, v, nxt)
+    keep = L + score if score < 0 else L
+    if keep < 0:
+        keep = 0
+    return table_value(t, rounds, score if score > 0 else 0, pv[keep - 1] if keep else 0, pts + 4 * keep)
+
+
 cdef inline int draw_value(int* counts, int total, uint64_t* rng) noexcept nogil:
     """The reference's sample_chance: r = next() mod the deck's size, the values in increasing
     order, each weighted by its count; the drawn value leaves the composition."""
@@ -1008,19 +1222,20 @@ cdef double promise_c(int* pts, int L, int v, int score, int d) noexcept nogil:
     return gap_c(end[0], end[1], end[2], end[3], d)
 
 
-cdef int rollout(int* counts0, int* path, int L0, int extra, int monster, int skill, int d,
+cdef int rollout(int* counts0, int* path, int L0, int extra, int monster, int skill, int d, ValueTable* t,
                  uint64_t seed) noexcept nogil:
-    """One baseline game from the start of a round (``monster`` -1, ``extra`` offered beside it)
-    or from the deal of a round whose monster (a value) is chosen: 1 won, 0 lost. The draws are
-    solvers/sampling.py's play_out with SplitMix64(seed)."""
+    """One game of the blind rule (dungeon.State.rule_move) from the start of a round (``monster``
+    -1, ``extra`` offered beside it) or from the deal of a round whose monster (a value) is chosen:
+    1 won, 0 lost. The draws are solvers/sampling.py's play_out with SplitMix64(seed)."""
     cdef int counts[14]
     cdef int pts[4 * (MAX_PATH + 50)]
+    cdef int pv[MAX_PATH + 50]
     cdef int offer[4]
     cdef int att[3]
     cdef int hand[3]
     cdef int scores[7]
-    cdef int total = 0, v, k, i, L = 0, best, ns, s, dealt
-    cdef double p, bp
+    cdef int total = 0, v, k, i, L = 0, best, ns, s, rounds
+    cdef double p, bp, w, bw
     cdef uint64_t rng = seed
     for v in range(14):
         counts[v] = counts0[v]
@@ -1028,23 +1243,29 @@ cdef int rollout(int* counts0, int* path, int L0, int extra, int monster, int sk
     for k in range(4):
         pts[k] = 0
     for i in range(L0):
+        pv[i] = path[i]
         for k in range(4):
             pts[4 * (i + 1) + k] = pts[4 * i + k] + UNIT[path[i]][k]
     L = L0
+    # the rounds left, this one included (State.rounds_left): the deck at the round's start less 6
+    rounds = total - 6 if monster < 0 else total + 1 - 6
     while True:
         if monster < 0:
             if total < 7:  # a round that cannot be dealt in full
                 return 0
+            rounds = total - 6
             for i in range(1 + extra):
                 offer[i] = draw_value(counts, total, &rng)
                 total -= 1
             best = 0
-            if extra:  # the baseline's choice: the path's end nearest the K♦, then the lower value
+            if extra:  # the rule's choice: the best worth, then the baseline's (nearest, lower)
+                bw = choice_worth(t, pts, pv, L, offer[0], rounds, d)
                 bp = promise_c(pts, L, offer[0], 1, d)
                 for i in range(1, 1 + extra):
+                    w = choice_worth(t, pts, pv, L, offer[i], rounds, d)
                     p = promise_c(pts, L, offer[i], 1, d)
-                    if p < bp or (p == bp and offer[i] < offer[best]):
-                        bp, best = p, i
+                    if w > bw or (w == bw and (p < bp or (p == bp and offer[i] < offer[best]))):
+                        bw, bp, best = w, p, i
                 for i in range(1 + extra):
                     if i != best:
                         counts[offer[i]] += 1
@@ -1057,18 +1278,22 @@ cdef int rollout(int* counts0, int* path, int L0, int extra, int monster, int sk
             hand[i] = draw_value(counts, total, &rng)
             total -= 1
         ns = scores_values(skill, monster, att, hand, scores)
-        best = scores[0]  # the baseline's pairing: the path's end nearest the K♦, then the higher score
+        # the rule's pairing: the best worth, then the baseline's (nearest, then the higher score)
+        best = scores[0]
+        bw = score_worth(t, pts, pv, L, monster, best, rounds, d)
         bp = promise_c(pts, L, monster, best, d)
         for i in range(1, ns):
+            w = score_worth(t, pts, pv, L, monster, scores[i], rounds, d)
             p = promise_c(pts, L, monster, scores[i], d)
-            if p < bp:  # scores come highest first, so a tie keeps the higher
-                bp, best = p, scores[i]
+            if w > bw or (w == bw and p < bp):  # scores come highest first, so a tie keeps the higher
+                bw, bp, best = w, p, scores[i]
         s = best
         if s > 0 and monster != KING:
             if meets_c(pts[4 * L], pts[4 * L + 1], pts[4 * L + 2], pts[4 * L + 3], monster, d):
                 return 1
             for k in range(4):
                 pts[4 * (L + 1) + k] = pts[4 * L + k] + UNIT[monster][k]
+            pv[L] = monster
             L += 1
         elif s < 0:
             L = L + s if L + s > 0 else 0
@@ -1091,10 +1316,14 @@ cdef int scores_values(int skill, int monster, int* attacks, int* hand, int* out
     return scores_c(skill, monster - 1, a, h, out)
 
 
-def rollouts(counts, path, int extra, int monster, int skill, int distance, int samples, uint64_t seed):
-    """Wins of ``samples`` baseline games (sample i draws with SplitMix64(seed + i)) from the start
-    of a round (``monster`` -1) or the deal of a round whose monster's value is ``monster``.
-    ``counts``: the deck's cards per value (index 0 unused); ``path``: the path's values."""
+def rollouts(counts, path, int extra, int monster, int skill, int distance, int samples, uint64_t seed,
+             double[::1] values, double[::1] odds, double[::1] classes, double x0, double y0, double step, int nx,
+             int ny, int rounds):
+    """Wins of ``samples`` games of the blind rule (sample i draws with SplitMix64(seed + i)) from
+    the start of a round (``monster`` -1) or the deal of a round whose monster's value is
+    ``monster``. ``counts``: the deck's cards per value (index 0 unused); ``path``: the path's
+    values; the rest: the value table (dungeon_values.ValueTable) the rule reads."""
+    cdef ValueTable t = table_view(values, odds, classes, x0, y0, step, nx, ny, rounds)
     cdef int c[14]
     cdef int pv[MAX_PATH + 50]
     cdef int L = len(path), i, wins = 0
@@ -1102,6 +1331,7 @@ def rollouts(counts, path, int extra, int monster, int skill, int distance, int 
         c[i] = counts[i]
     for i in range(L):
         pv[i] = path[i]
-    for i in range(samples):
-        wins += rollout(c, pv, L, extra, monster, skill, distance, seed + <uint64_t>i)
+    with nogil:
+        for i in range(samples):
+            wins += rollout(c, pv, L, extra, monster, skill, distance, &t, seed + <uint64_t>i)
     return wins

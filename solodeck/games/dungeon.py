@@ -39,6 +39,7 @@ from ..api import State as BaseState
 from ..errors import DealError, MoveError
 from ..result import Limits, SearchStopped, SolveResult, StopReason, finish_open
 from ..shuffle import shuffled
+from .. import dungeon_values as DV
 
 ACE_OF_SPADES = C.make_card(1, "S")
 KING_OF_DIAMONDS = C.make_card(13, "D")
@@ -395,6 +396,49 @@ class State(BaseState):
     def heuristic(self):
         return -gap(self.end(), self.distance)
 
+    # -- the blind rule (Dungeon.rollout_move; dungeon_values.py's table) ---------------------
+    def _table_value(self, table, extra: int, keep: int) -> float:
+        """The table after this round, the path cut to its first ``keep`` cards."""
+        last = value(self.path[keep - 1]) if keep else 0
+        return table.value(self.rounds_left(), extra, last, to_float(self.points[keep - 1] if keep else ORIGIN))
+
+    def choice_worth(self, table, v: int) -> float:
+        """The rule's worth of taking an offered monster of value v: the table's round against it
+        (dungeon_values.monster_worth) from the real path: its end, the point before it, and
+        whether v's card meets K♦ (tested exactly)."""
+        length = len(self.path)
+        stay = self._table_value(table, 0, length)
+        back = self._table_value(table, 0, length - 1) if length else stay
+        up = [0.0] * 4
+        for t in range(1, 4):
+            if v == KING:
+                up[t] = self._table_value(table, t, length)
+            elif meets(self.end(), v, self.distance):
+                up[t] = 1.0
+            else:
+                up[t] = table.value(self.rounds_left(), t, v, to_float(step_point(self.end(), v)))
+        return DV.monster_worth(table.classes, v, stay, back, up)
+
+    def score_worth(self, table, score: int) -> float:
+        """The rule's worth of ending the round with ``score``: 2 for a win (above any chance), else
+        the table at the path's new end (cut back, exactly) with the offer the score makes."""
+        v, length = value(self.monster), len(self.path)
+        if score > 0 and v != KING:
+            if meets(self.end(), v, self.distance):
+                return 2.0
+            return table.value(self.rounds_left(), score, v, to_float(step_point(self.end(), v)))
+        return self._table_value(table, max(score, 0), max(0, length + min(score, 0)))
+
+    def rule_move(self, table):
+        """The blind rule: the offered monster and the round score of the best worth in the value
+        table (choice_worth, score_worth); among equal worths the baseline's move."""
+        if self.step == CHOOSE:
+            return min(self.legal_moves(), key=lambda m: (-self.choice_worth(table, value(m.card)),
+                                                          self._promise(m.card, 1), value(m.card), m.card))
+        outcomes = self.round_outcomes()
+        order = sorted(outcomes, key=lambda s: (self._promise(self.monster, s), -s))  # the baseline's
+        return outcomes[max(order, key=lambda s: self.score_worth(table, s))]  # the first of the best
+
     def key(self):
         """The deck in its order (it fixes the future, reshuffles included, with the shuffle
         count); the path by values (its cards are out of the deck wherever they go); the round's
@@ -492,6 +536,16 @@ class Dungeon(Game):
             return min(state.legal_moves(), key=lambda m: (state._promise(m.card, 1), value(m.card), m.card))
         return state.search_moves()[0]
 
+    def rollout_move(self, state):
+        """The blind rule (State.rule_move): the value table of this SKILL and distance instead of
+        the baseline's distance to K♦ (rules page, "The value-table rule")."""
+        if state.step not in (CHOOSE, PAIR) or state.result is not None:
+            return None
+        return state.rule_move(self.value_table(state))
+
+    def value_table(self, state):
+        return DV.value_table(value(state.skill), state.distance, self.load_kernel())
+
     def kernel_moves(self, state):
         """The kernel's reading of the decisions (ext/dungeon.pyx legal_moves) as moves."""
         kernel = self.load_kernel()
@@ -503,7 +557,7 @@ class Dungeon(Game):
                 for card, pairs in [(card_or_pairs, ()) if kind == "monster" else (-1, card_or_pairs)]]
 
     def fast_rollouts(self, state, samples, seed):
-        """[(move, wins, 0)]: solvers/sampling.py's baseline rollouts for each candidate move, in the
+        """[(move, wins, 0)]: solvers/sampling.py's rollouts of the blind rule for each candidate move, in the
         kernel (the same draws: sample i uses SplitMix64(seed + i), one draw per card dealt, by the
         deck's counts of values, as State.sample_chance does)."""
         kernel = self.load_kernel()
@@ -522,7 +576,7 @@ class Dungeon(Game):
                 counts[value(card)] += 1
             monster = value(after.monster) if after.step == DEAL else -1
             wins = kernel.rollouts(counts, [value(c) for c in after.path], after.extra, monster, value(after.skill),
-                                   after.distance, samples, seed)
+                                   after.distance, samples, seed, *self.value_table(after).kernel_args())
             stats.append((move, wins, 0))
         return stats
 
