@@ -286,6 +286,110 @@ def rollouts(grid, market, deck, discard, int passno, int final, moves, int samp
     return out
 
 
+# -- blind mode: the exact value of the last turn --------------------------------------------------
+# A cell keeps the top 3 cards and a stack (at most 2 cards) goes on top, so the stack's own cards
+# are never buried: the grid after a move depends on which cards the stack holds, not their
+# order. The last turn's value is the best stack's: its best cell, precomputed for every pair and
+# every single card the market can hold; each order of the draws is then three lookups.
+cdef enum:
+    WIN_VALUE_BLIND = 64  # won * 64 + the chain total, as the open search's values
+
+cdef int placed_value(Pos* p, int* cell_of, int a, int b, int cell) noexcept nogil:
+    """won * 64 + the chain total of a win (0 for a loss) after cards a and b (b < 0: none) go
+    on ``cell``; ``cell_of`` is left as it was."""
+    cdef int i, h, drop, s, total = 0, won = 1
+    cdef int lengths[4]
+    h = p.height[cell] + (2 if b >= 0 else 1)
+    drop = h - HEIGHT if h > HEIGHT else 0
+    for i in range(drop):
+        cell_of[p.cards[cell][i]] = -1
+    cell_of[a] = cell
+    if b >= 0:
+        cell_of[b] = cell
+    chains(cell_of, lengths)
+    for i in range(drop):
+        cell_of[p.cards[cell][i]] = cell
+    cell_of[a] = -1
+    if b >= 0:
+        cell_of[b] = -1
+    for s in range(4):
+        total += lengths[s]
+        if lengths[s] < WIN_CHAIN:
+            won = 0
+    return WIN_VALUE_BLIND + total if won else 0
+
+
+cdef void each_order(int* market, int at, uint64_t deck, uint64_t pile, int final, int (*pair_best)[52],
+                     int* single_best, long long* sums) noexcept nogil:
+    """Every order of the draws that finish ``market`` from position ``at``: the deck's cards,
+    then, if the deck runs out, the final shuffle of ``pile``. Every order is equally likely (how
+    many cards each draw chooses from is fixed). sums: orders, wins, the chain totals of wins."""
+    cdef int best, card, c
+    cdef uint64_t rest
+    if at == MARKET:
+        best = pair_best[market[0]][market[1]]
+        if pair_best[market[2]][market[3]] > best:
+            best = pair_best[market[2]][market[3]]
+        if single_best[market[4]] > best:
+            best = single_best[market[4]]
+        sums[0] += 1
+        if best >= WIN_VALUE_BLIND:
+            sums[1] += 1
+            sums[2] += best - WIN_VALUE_BLIND
+        return
+    if deck == 0 and not final:  # the third pass's deck runs out mid-deal: the final shuffle
+        deck, pile, final = pile, 0, 1
+    rest = deck
+    while rest:
+        c = 0
+        while not (rest >> c) & 1:
+            c += 1
+        rest &= rest - 1
+        market[at] = c
+        each_order(market, at + 1, deck & ~(<uint64_t>1 << c), pile, final, pair_best, single_best, sums)
+
+
+def blind_last_turn(grid, market, deck, discard, int final):
+    """(orders, wins, sum of the chain totals of wins) of the last turn in blind mode: every order
+    of the draws that finish ``market`` (the deck's cards, a set, then the final shuffle of
+    ``discard`` if the deck runs out first), each followed by the best move."""
+    cdef Pos p = position(grid, market, deck, discard, PASSES, final)
+    cdef int cell_of[52]
+    cdef int pair_best[52][52]
+    cdef int single_best[52]
+    cdef int cards[5]
+    cdef long long sums[3]
+    cdef int a, b, cell, v, i, j, n = 0
+    cdef int pool[52]
+    cells_of(&p, cell_of)
+    for c in market:
+        pool[n] = c
+        n += 1
+    for c in sorted(set(deck) | (set() if final else set(discard))):
+        pool[n] = c
+        n += 1
+    for i in range(n):
+        a = pool[i]
+        single_best[a] = 0
+        for cell in range(CELLS):
+            v = placed_value(&p, cell_of, a, -1, cell)
+            if v > single_best[a]:
+                single_best[a] = v
+        for j in range(i + 1, n):
+            b = pool[j]
+            pair_best[a][b] = 0
+            for cell in range(CELLS):
+                v = placed_value(&p, cell_of, a, b, cell)
+                if v > pair_best[a][b]:
+                    pair_best[a][b] = v
+            pair_best[b][a] = pair_best[a][b]
+    for i in range(p.nmarket):
+        cards[i] = p.market[i]
+    sums[0] = sums[1] = sums[2] = 0
+    each_order(cards, p.nmarket, p.deck, p.discard, final, pair_best, single_best, sums)
+    return sums[0], sums[1], sums[2]
+
+
 # == the exact open-mode endgame search ===========================================================
 # A search node is a turn's start (the market not dealt yet). Its value is won * 64 + the chain
 # total (WIN_VALUE above every score). Open mode: the deck's order is known, and so is every

@@ -12,10 +12,11 @@ import pytest
 
 from solodeck.api import advance_chance
 from solodeck.deals import load_deal
-from solodeck.games.skyway import (GAME, KernelSolver, Take, chain_lengths, kernel_args, kernel_utility,
-                                   random_endgame, within_reach)
+from solodeck.games.skyway import (GAME, NUMBER_CARDS, KernelSolver, State, Take, chain_lengths, kernel_args,
+                                   kernel_utility, random_endgame, within_reach)
 from solodeck.shuffle import SplitMix64
 from solodeck.solvers import DepthFirstSolver, Limits, make_solver
+from solodeck.solvers.expectimax import ExpectimaxSolver
 from solodeck.solvers.sampling import play_out
 
 kernel = GAME.load_kernel()
@@ -162,3 +163,32 @@ def test_a_whole_deal_ends_in_a_proven_best_endgame():
         at = advance_chance(at.play(move))
     else:
         raise AssertionError("the line never came within reach")
+
+
+# -- blind mode: the exact value of the last turn (LastTurnValuer) against the reference expectimax -----------
+def last_turn_grids(seeds):
+    """(grid, the cards outside it) at the last turn's start of the pilot method's line (open
+    mode, the deal known): grids close to a win, so the last turn's blind value is not all 0."""
+    for seed in seeds:
+        state = GAME.initial_state(GAME.new_deal(seed))
+        _value, line = kernel.Endgame(seed, 16.0).pilot(*kernel_args(advance_chance(state)))
+        for stack, cell in line:
+            state = advance_chance(state).play(Take(stack, cell))
+            if state.turns_left() == 1:
+                break
+        yield state.grid, [c for c in NUMBER_CARDS if not any(c in s for s in state.grid)]
+
+
+def test_the_last_turns_blind_value_equals_the_reference():
+    """Every order of the last market's draws, each followed by the best move: with 5 cards in the
+    third pass's deck, and with fewer (the final shuffle of the discard pile finishes the market)."""
+    positive = 0
+    for grid, rest in last_turn_grids((0, 3)):
+        for deck_cards in (5, 4, 3):
+            start = State(grid, (), tuple(rest[:deck_cards]), tuple(sorted(rest[deck_cards:])), 3, 2, 0)
+            valuer = GAME.fast_expectimax(Limits())
+            assert valuer.accepts(start)
+            value = valuer.value(start)
+            assert value == pytest.approx(ExpectimaxSolver(GAME, use_kernel=False).value(start)), (grid, deck_cards)
+            positive += value[0] > 0
+    assert positive >= 3

@@ -486,7 +486,8 @@ class Skyway(NumberDeckGame):
     loss_has_score = True
     modes = ("open", "blind")
     anytime = True
-    blind_exact_states = 30  # exact blind values fit only the last turn (27 moves, no draw after)
+    blind_exact_states = 30  # exact blind values fit only the last turn (27 moves, no draw after) and, with the
+                             # kernel (LastTurnValuer), the turn before: beyond, a single turn's draws are too many
     rollout_moves = 6  # of 27, without the kernel: Python rollouts of all 27 take half a minute a decision
     model = "skyway"
     kernel = "skyway"
@@ -525,6 +526,11 @@ class Skyway(NumberDeckGame):
             return None
         return [Take(stack, cell) for stack, cell in kernel.legal_moves(state.market)]
 
+    def fast_expectimax(self, limits):
+        """The kernel's exact blind value of the last turn (LastTurnValuer), or None."""
+        kernel = self.load_kernel()
+        return LastTurnValuer(kernel) if kernel is not None else None
+
     def fast_rollouts(self, state, samples, seed):
         """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the baseline policy, for
         every legal move (the kernel affords all 27)."""
@@ -538,6 +544,28 @@ class Skyway(NumberDeckGame):
 
 
 GAME = Skyway()  # the registry's instance (solodeck/registry.py)
+
+
+class LastTurnValuer:
+    """Exact blind values of the last turn in the kernel (ext/skyway.pyx, blind_last_turn), for
+    solvers/expectimax.py: every order of the draws that finish the last market, each followed by
+    the best move. The turn before the last is then valued exactly too (27 moves, one kernel call
+    each), where rollouts would only sample it."""
+
+    status = None  # no limit ever stops it
+
+    def __init__(self, kernel):
+        self.kernel, self.nodes, self.stored = kernel, 0, 0
+
+    def accepts(self, state):
+        return state.is_chance() and state.turns_left() == 1
+
+    def value(self, state):
+        """(P(win), E[score x win])."""
+        orders, wins, total = self.kernel.blind_last_turn(state.grid, state.market, state.deck, state.discard,
+                                                          int(state.final))
+        self.nodes += orders
+        return wins / orders, total / orders
 
 
 # -- open mode in the kernel: exact endgames, and the best line of a whole deal ----------------------
