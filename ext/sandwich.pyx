@@ -3,9 +3,9 @@
 
 It mirrors the reference engine (solodeck/games/sandwich.py) and solvers/sampling.py: the same
 legal moves in the same order (the hand's cards ascending, triples in lexicographic order), the
-same baseline policy, and the same sampled draws: a draw of n cards is a partial Fisher-Yates
-shuffle of the deck in ascending card order, position i swapped with i + next() mod (size - i),
-with splitmix64 seeded seed + i for sample i. Tests compare it with the Python rollouts sample
+same rules (the baseline policy and the blind rule, RULE_* below), and the same sampled draws:
+a draw of n cards is a partial Fisher-Yates shuffle of the deck in ascending card order,
+position i swapped with i + next() mod (size - i), with splitmix64 seeded seed + i for sample i. Tests compare it with the Python rollouts sample
 for sample. Open mode needs no kernel (the generic search takes milliseconds per deal).
 
 Cards are solodeck's ints (suit * 13 + rank - 1); a card's value for the sandwich rule is card % 13.
@@ -15,6 +15,8 @@ from libc.string cimport memset
 from shared cimport next_random
 
 cdef enum:
+    RULE_BASELINE = 0   # SandwichGuy.baseline_move
+    RULE_OUTS = 1       # SandwichGuy.rollout_move (rule_move): the blind rule
     HAND_LIMIT = 8
     MAX_HAND = 8
     MAX_DECK = 52
@@ -39,13 +41,14 @@ cdef inline bint sandwich(int a, int b, int c) noexcept nogil:
     return (COMPLETE[a % 13][b % 13] >> (c % 13)) & 1
 
 
+cdef inline int red(int card) noexcept nogil:
+    return card // 13 == 1 or card // 13 == 2
+
+
 cdef inline int draw_count(int a, int b, int c) noexcept nogil:
-    cdef int sa = a // 13, sb = b // 13, sc = c // 13
-    if sa == sb and sb == sc:
+    if a // 13 == b // 13 and b // 13 == c // 13:
         return 4
-    # black: spades 0, clubs 3; red: hearts 1, diamonds 2
-    cdef int ra = sa == 1 or sa == 2, rb = sb == 1 or sb == 2, rc = sc == 1 or sc == 2
-    if ra == rb and rb == rc:
+    if red(a) == red(b) and red(b) == red(c):  # black: spades 0, clubs 3; red: hearts 1, diamonds 2
         return 3
     return 2
 
@@ -80,11 +83,40 @@ cdef int kept_after(int* h, int n, int i, int j, int k, int* kept) noexcept nogi
     return m
 
 
-cdef int baseline(int* h, int n, int deck_size, int* bi, int* bj, int* bk) noexcept nogil:
-    """The baseline policy (SandwichGuy.baseline_move): the most cards in hand after the draw,
-    then the most sandwiches among the cards kept, then the first in legal order. 0: no sandwich."""
-    cdef int i, j, k, m, drawn, size, count, best_size = -1, best_count = -1
+cdef int outs(int* kept, int m, int* unseen) noexcept nogil:
+    """The reference's outs(): twice the unseen cards completing a pair of one colour kept in that
+    colour, plus those completing a pair of one suit in that suit (``unseen``: counts by suit *
+    13 + value)."""
+    cdef int x, y, v, suit, mask, total = 0
+    cdef int by_suit[4]
+    cdef int by_colour[2]
+    memset(by_suit, 0, sizeof(by_suit))
+    memset(by_colour, 0, sizeof(by_colour))
+    for x in range(m):
+        for y in range(x + 1, m):
+            if red(kept[x]) == red(kept[y]):
+                mask = COMPLETE[kept[x] % 13][kept[y] % 13]
+                by_colour[red(kept[x])] |= mask
+                if kept[x] // 13 == kept[y] // 13:
+                    by_suit[kept[x] // 13] |= mask
+    for suit in range(4):
+        mask = by_colour[suit == 1 or suit == 2]
+        for v in range(13):
+            total += unseen[suit * 13 + v] * (2 * ((mask >> v) & 1) + ((by_suit[suit] >> v) & 1))
+    return total
+
+
+cdef int choose(int rule, int* h, int n, int* deck, int deck_size, int* bi, int* bj, int* bk) noexcept nogil:
+    """The rule's move: the most cards in hand after the draw, then (RULE_BASELINE,
+    SandwichGuy.baseline_move) the most sandwiches among the cards kept or (RULE_OUTS, rule_move)
+    the most outs, then the first in legal order. 0: no sandwich."""
+    cdef int i, j, k, m, drawn, size, second, x, best_size = -1, best_second = -1
     cdef int kept[MAX_HAND]
+    cdef int unseen[52]
+    if rule == RULE_OUTS:
+        memset(unseen, 0, sizeof(unseen))
+        for x in range(deck_size):
+            unseen[deck[x]] = 1
     for i in range(n):
         for j in range(i + 1, n):
             for k in range(j + 1, n):
@@ -99,9 +131,9 @@ cdef int baseline(int* h, int n, int deck_size, int* bi, int* bj, int* bk) noexc
                 size = m + drawn
                 if size < best_size:
                     continue
-                count = count_sandwiches(kept, m)
-                if size > best_size or count > best_count:
-                    best_size = size; best_count = count
+                second = outs(kept, m, unseen) if rule == RULE_OUTS else count_sandwiches(kept, m)
+                if size > best_size or second > best_second:
+                    best_size = size; best_second = second
                     bi[0] = i; bj[0] = j; bk[0] = k
     return best_size >= 0
 
@@ -144,10 +176,10 @@ cdef int discard_and_draw(int* h, int n, int i, int j, int k, int* deck, int* d,
     return m
 
 
-cdef int play_out(int* h, int n, int* deck, int* d, uint64_t* rng, int* score) noexcept nogil:
-    """The baseline policy to the end from a decision; 1 = won (score = cards left in hand)."""
+cdef int play_out(int rule, int* h, int n, int* deck, int* d, uint64_t* rng, int* score) noexcept nogil:
+    """The rule (RULE_*) to the end from a decision; 1 = won (score = cards left in hand)."""
     cdef int i = 0, j = 0, k = 0
-    while baseline(h, n, d[0], &i, &j, &k):
+    while choose(rule, h, n, deck, d[0], &i, &j, &k):
         n = discard_and_draw(h, n, i, j, k, deck, d, rng)
     score[0] = n
     return d[0] == 0
@@ -176,32 +208,33 @@ def legal(hand):
     return [(h[out[3 * x]], h[out[3 * x + 1]], h[out[3 * x + 2]]) for x in range(m)]
 
 
-def baseline_move(hand, int deck_size):
-    """The baseline policy's (a, b, c), or None without a sandwich."""
+def rule_move(int rule, hand, deck):
+    """The rule's (RULE_*: 0 the baseline, 1 the blind rule) (a, b, c) at the decision (hand,
+    deck: the unseen cards, any order), or None without a sandwich."""
     cdef int h[MAX_HAND]
-    cdef int dk[1]
-    cdef int n, i = 0, j = 0, k = 0
-    n, _ = _arrays(hand, (), h, dk)
-    if not baseline(h, n, deck_size, &i, &j, &k):
+    cdef int dk[MAX_DECK]
+    cdef int n, d, i = 0, j = 0, k = 0
+    n, d = _arrays(hand, deck, h, dk)
+    if not choose(rule, h, n, dk, d, &i, &j, &k):
         return None
     return (h[i], h[j], h[k])
 
 
-def playout(hand, deck, uint64_t seed):
-    """One game of the baseline policy from a decision, draws sampled with splitmix64 seeded
+def playout(int rule, hand, deck, uint64_t seed):
+    """One game of the rule (RULE_*) from a decision, draws sampled with splitmix64 seeded
     ``seed``: (won, cards left in hand)."""
     cdef int h[MAX_HAND]
     cdef int dk[MAX_DECK]
     cdef int n, d, score = 0
     cdef uint64_t rng = seed
     n, d = _arrays(hand, deck, h, dk)
-    won = play_out(h, n, dk, &d, &rng, &score)
+    won = play_out(rule, h, n, dk, &d, &rng, &score)
     return bool(won), score
 
 
-def rollouts(hand, deck, int samples, uint64_t seed):
+def rollouts(int rule, hand, deck, int samples, uint64_t seed):
     """[((a, b, c), wins, score_sum)] for each legal move of the decision (hand, deck): the move,
-    then the baseline policy, over ``samples`` sampled draws (sample k seeded seed + k)."""
+    then the rule (RULE_*), over ``samples`` sampled draws (sample k seeded seed + k)."""
     cdef int h0[MAX_HAND]
     cdef int d0[MAX_DECK]
     cdef int h[MAX_HAND]
@@ -223,7 +256,7 @@ def rollouts(hand, deck, int samples, uint64_t seed):
                     dk[d] = d0[d]
                 d = dsize0
                 n = discard_and_draw(h, n0, out[3 * x], out[3 * x + 1], out[3 * x + 2], dk, &d, &rng)
-                if play_out(h, n, dk, &d, &rng, &score):
+                if play_out(rule, h, n, dk, &d, &rng, &score):
                     wins += 1
                     total += score
         result.append(((h0[out[3 * x]], h0[out[3 * x + 1]], h0[out[3 * x + 2]]), wins, total))

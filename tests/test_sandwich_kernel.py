@@ -1,12 +1,12 @@
 """The Sandwich Guy kernel (ext/sandwich.pyx) against the reference engine: legal moves, the
-baseline policy, single playouts and whole rollout tables, sample for sample."""
+baseline policy and the blind rule, single playouts and whole rollout tables, sample for sample."""
 import random
 
 import pytest
 
 from solodeck.api import advance_chance
 from solodeck.ext import load
-from solodeck.games.sandwich import State
+from solodeck.games.sandwich import KERNEL_BLIND_RULE, State
 from solodeck.registry import get_game
 from solodeck.solvers.sampling import SplitMix64, play_out, rollout_stats
 
@@ -37,20 +37,30 @@ def reference_rollouts(state, samples, seed):
         del GAME.fast_rollouts
 
 
+RULES = [(0, GAME.baseline_move), (KERNEL_BLIND_RULE, GAME.rollout_move)]  # kernel rule id, reference
+
+
 @needs_kernel
-def test_legal_moves_and_baseline_equal_the_reference():
+def test_legal_moves_and_rules_equal_the_reference():
+    differ = 0
     for s in positions(20, seed=1):
         assert [m.cards for m in s.legal_moves()] == KERNEL.legal(sorted(s.hand))
-        expected = GAME.baseline_move(s)
-        assert KERNEL.baseline_move(sorted(s.hand), len(s.deck)) == (expected.cards if expected else None)
+        moves = []
+        for rule, reference in RULES:
+            expected = reference(s)
+            moves.append(KERNEL.rule_move(rule, sorted(s.hand), list(s.deck)))
+            assert moves[-1] == (expected.cards if expected else None)
+        differ += moves[0] != moves[1]
+    assert differ  # the two rules are not one
 
 
 @needs_kernel
 def test_single_playouts_equal_the_reference():
-    for i, s in enumerate(positions(6, seed=2)):
-        final = play_out(GAME, s, SplitMix64(1000 + i), GAME.baseline_move)
-        won, score = KERNEL.playout(sorted(s.hand), list(s.deck), 1000 + i)
-        assert won == final.outcome().won and score == len(final.hand)
+    for rule, reference in RULES:
+        for i, s in enumerate(positions(6, seed=2)):
+            final = play_out(GAME, s, SplitMix64(1000 + i), reference)
+            won, score = KERNEL.playout(rule, sorted(s.hand), list(s.deck), 1000 + i)
+            assert won == final.outcome().won and score == len(final.hand)
 
 
 @needs_kernel
