@@ -489,6 +489,8 @@ class Skyway(NumberDeckGame):
     blind_exact_states = 30  # exact blind values fit only the last turn (27 moves, no draw after) and, with the
                              # kernel (LastTurnValuer), the turn before: beyond, a single turn's draws are too many
     rollout_moves = 6  # of 27, without the kernel: Python rollouts of all 27 take half a minute a decision
+    rollout_adaptive = True  # sequential halving: the moves in contention get the draws (bench/skyway_blind.py)
+    rollout_subsets = True   # ... and only they are rolled out
     model = "skyway"
     kernel = "skyway"
     piles = {"deck": "the 40 number cards A-T, top first"}
@@ -531,13 +533,14 @@ class Skyway(NumberDeckGame):
         kernel = self.load_kernel()
         return LastTurnValuer(kernel) if kernel is not None else None
 
-    def fast_rollouts(self, state, samples, seed):
+    def fast_rollouts(self, state, samples, seed, moves=None):
         """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the baseline policy, for
-        every legal move (the kernel affords all 27)."""
+        every legal move (the kernel affords all 27) or only ``moves`` (rollout_subsets: sequential
+        halving's later rounds; a move's draws are the same either way)."""
         kernel = self.load_kernel()
         if kernel is None or not state.legal_moves():
             return None
-        moves = state.legal_moves()
+        moves = state.legal_moves() if moves is None else moves
         stats = kernel.rollouts(state.grid, state.market, state.deck, state.discard, state.passno, state.final,
                                 [(m.stack, m.cell) for m in moves], samples, seed)
         return [(m, wins, total) for m, (wins, total) in zip(moves, stats)]
