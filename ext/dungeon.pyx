@@ -1224,9 +1224,10 @@ cdef double promise_c(int* pts, int L, int v, int score, int d) noexcept nogil:
 
 cdef int rollout(int* counts0, int* path, int L0, int extra, int monster, int skill, int d, ValueTable* t,
                  uint64_t seed) noexcept nogil:
-    """One game of the blind rule (dungeon.State.rule_move) from the start of a round (``monster``
-    -1, ``extra`` offered beside it) or from the deal of a round whose monster (a value) is chosen:
-    1 won, 0 lost. The draws are solvers/sampling.py's play_out with SplitMix64(seed)."""
+    """One game of the blind rule (dungeon.State.rule_move; the baseline when ``t`` is NULL: every
+    worth 0, the baseline's order alone) from the start of a round (``monster`` -1, ``extra``
+    offered beside it) or from the deal of a round whose monster (a value) is chosen: 1 won, 0
+    lost. The draws are solvers/sampling.py's play_out with SplitMix64(seed)."""
     cdef int counts[14]
     cdef int pts[4 * (MAX_PATH + 50)]
     cdef int pv[MAX_PATH + 50]
@@ -1259,10 +1260,10 @@ cdef int rollout(int* counts0, int* path, int L0, int extra, int monster, int sk
                 total -= 1
             best = 0
             if extra:  # the rule's choice: the best worth, then the baseline's (nearest, lower)
-                bw = choice_worth(t, pts, pv, L, offer[0], rounds, d)
+                bw = choice_worth(t, pts, pv, L, offer[0], rounds, d) if t != NULL else 0.0
                 bp = promise_c(pts, L, offer[0], 1, d)
                 for i in range(1, 1 + extra):
-                    w = choice_worth(t, pts, pv, L, offer[i], rounds, d)
+                    w = choice_worth(t, pts, pv, L, offer[i], rounds, d) if t != NULL else 0.0
                     p = promise_c(pts, L, offer[i], 1, d)
                     if w > bw or (w == bw and (p < bp or (p == bp and offer[i] < offer[best]))):
                         bw, bp, best = w, p, i
@@ -1280,10 +1281,10 @@ cdef int rollout(int* counts0, int* path, int L0, int extra, int monster, int sk
         ns = scores_values(skill, monster, att, hand, scores)
         # the rule's pairing: the best worth, then the baseline's (nearest, then the higher score)
         best = scores[0]
-        bw = score_worth(t, pts, pv, L, monster, best, rounds, d)
+        bw = score_worth(t, pts, pv, L, monster, best, rounds, d) if t != NULL else 0.0
         bp = promise_c(pts, L, monster, best, d)
         for i in range(1, ns):
-            w = score_worth(t, pts, pv, L, monster, scores[i], rounds, d)
+            w = score_worth(t, pts, pv, L, monster, scores[i], rounds, d) if t != NULL else 0.0
             p = promise_c(pts, L, monster, scores[i], d)
             if w > bw or (w == bw and p < bp):  # scores come highest first, so a tie keeps the higher
                 bw, bp, best = w, p, scores[i]
@@ -1317,21 +1318,25 @@ cdef int scores_values(int skill, int monster, int* attacks, int* hand, int* out
 
 
 def rollouts(counts, path, int extra, int monster, int skill, int distance, int samples, uint64_t seed,
-             double[::1] values, double[::1] odds, double[::1] classes, double x0, double y0, double step, int nx,
-             int ny, int rounds):
-    """Wins of ``samples`` games of the blind rule (sample i draws with SplitMix64(seed + i)) from
+             table=None):
+    """Wins of ``samples`` games of the rollout rule (sample i draws with SplitMix64(seed + i)) from
     the start of a round (``monster`` -1) or the deal of a round whose monster's value is
     ``monster``. ``counts``: the deck's cards per value (index 0 unused); ``path``: the path's
-    values; the rest: the value table (dungeon_values.ValueTable) the rule reads."""
-    cdef ValueTable t = table_view(values, odds, classes, x0, y0, step, nx, ny, rounds)
+    values; ``table``: the value table's arguments (dungeon_values.ValueTable.kernel_args) for
+    the value-table rule, None for the baseline."""
+    cdef ValueTable t
+    cdef ValueTable* rule = NULL
     cdef int c[14]
     cdef int pv[MAX_PATH + 50]
     cdef int L = len(path), i, wins = 0
+    if table is not None:
+        t = table_view(table[0], table[1], table[2], table[3], table[4], table[5], table[6], table[7], table[8])
+        rule = &t
     for i in range(14):
         c[i] = counts[i]
     for i in range(L):
         pv[i] = path[i]
     with nogil:
         for i in range(samples):
-            wins += rollout(c, pv, L, extra, monster, skill, distance, &t, seed + <uint64_t>i)
+            wins += rollout(c, pv, L, extra, monster, skill, distance, rule, seed + <uint64_t>i)
     return wins

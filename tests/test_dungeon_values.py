@@ -65,10 +65,37 @@ def test_the_rule_takes_a_win_and_otherwise_the_tables_best():
     queens = [C.parse_card(c) for c in ("QH", "QC", "QS")]
     state = fight("KS", "QD", "2H 2C 2S", "3H 3C 3S", path=queens)  # three queens up: the fourth meets K♦
     table = GAME.value_table(state)
-    best = GAME.rollout_move(state)
+    best = state.rule_move(table)
     assert state.score_worth(table, 3) == 2.0 and state.after_round(3).result == "won"
     assert state.play(best).result == "won"
     state = fight("7S", "9D", "4H JH 6C", "7D 2C QC")
     worths = {s: state.score_worth(table, s) for s in state.round_outcomes()}
-    chosen = GAME.rollout_move(state)
+    chosen = state.rule_move(table)
     assert worths[round_score(value(state.skill), state.monster, chosen.pairs)] == max(worths.values())
+
+
+def test_the_kernels_rollouts_of_the_table_rule_are_the_references_draw_for_draw():
+    """With rollout_rule "table", fast_rollouts (the value-table rule in C) wins as Python's
+    rollouts of State.rule_move on the same draws (the default rule: tests/test_dungeon.py)."""
+    from solodeck.api import advance_chance
+    from solodeck.games.dungeon import Dungeon
+    from solodeck.solvers import sampling
+
+    if GAME.load_kernel() is None:
+        pytest.skip("the kernel is not built (or SOLODECK_NO_EXTENSIONS=1)")
+
+    class Table(Dungeon):
+        rollout_rule = "table"
+
+    class TableInPython(Table):
+        def fast_rollouts(self, state, samples, seed):
+            return None
+
+    compared = 0
+    state = advance_chance(Table().initial_state(GAME.new_deal(3, {"distance": 3})))
+    while state.outcome() is None and compared < 8:
+        if len(state.legal_moves()) > 1:
+            assert Table().fast_rollouts(state, 4, 7) == sampling.rollout_stats(TableInPython(), state, 4, 7)
+            compared += 1
+        state = advance_chance(state.play(Table().rollout_move(state)))
+    assert compared >= 6
