@@ -232,9 +232,10 @@ def playout(int rule, hand, deck, uint64_t seed):
     return bool(won), score
 
 
-def rollouts(int rule, hand, deck, int samples, uint64_t seed):
-    """[((a, b, c), wins, score_sum)] for each legal move of the decision (hand, deck): the move,
-    then the rule (RULE_*), over ``samples`` sampled draws (sample k seeded seed + k)."""
+def rollouts(int rule, hand, deck, int samples, uint64_t seed, moves=None):
+    """[((a, b, c), wins, score_sum)] for each legal move of the decision (hand, deck), or for
+    each of ``moves`` (sandwiches of the hand as card triples) in their order: the move, then the
+    rule (RULE_*), over ``samples`` sampled draws (sample k seeded seed + k)."""
     cdef int h0[MAX_HAND]
     cdef int d0[MAX_DECK]
     cdef int h[MAX_HAND]
@@ -243,7 +244,14 @@ def rollouts(int rule, hand, deck, int samples, uint64_t seed):
     cdef int n0, dsize0, m, x, s, n, d, wins, score, total
     cdef uint64_t rng
     n0, dsize0 = _arrays(hand, deck, h0, d0)
-    m = legal_moves(h0, n0, out)
+    if moves is None:
+        m = legal_moves(h0, n0, out)
+    else:
+        where = {h0[x]: x for x in range(n0)}
+        for m, cards in enumerate(moves):
+            for x, card in enumerate(sorted(cards)):
+                out[3 * m + x] = where[card]
+        m = len(moves)
     result = []
     for x in range(m):
         wins = total = 0

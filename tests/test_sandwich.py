@@ -18,11 +18,11 @@ from solodeck.api import Deal, advance_chance
 from solodeck.deals import load_deal
 from solodeck.errors import MoveError
 from solodeck.games.sandwich import (SUIT_PERMS, VALUE_MAPS, State, count_sandwiches, image_table,
-                                     is_sandwich, parse_move)
+                                     is_sandwich, outs, parse_move, rule_move)
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits
 from solodeck.solvers.expectimax import ExpectimaxSolver
-from solodeck.solvers.sampling import SplitMix64, estimated_rows, exact_rows, solve_blind
+from solodeck.solvers.sampling import BlindPolicy, SplitMix64, estimated_rows, exact_rows, solve_blind
 
 GAME = get_game("sandwich")
 PERFT = Path(__file__).parent / "data" / "sandwich_move_counts.json"
@@ -401,9 +401,12 @@ def test_blind_solve_and_hint_files(cli, tmp_path):
     assert cli("verify", deal, hints).returncode == 1
 
 
-def test_blind_mode_prefers_fewer_cards_left():
+def test_blind_mode_prefers_fewer_cards_left(monkeypatch):
     """With the deck gone, blind and open coincide: among wins the best move leaves the fewest
-    cards, in the exact ranking and in the rollout estimator's."""
+    cards, in the exact ranking and in the rollout estimator's when it values every move (the
+    blind policy values only the rule's own move and keeps to it: SandwichGuy.rollout_moves)."""
+    monkeypatch.setattr(GAME, "rollout_moves", None)
+    monkeypatch.setattr(GAME, "rollout_keeps_rule", False)
     rng = random.Random(12)
     checked = 0
     for _ in range(40):
@@ -429,6 +432,30 @@ def test_limits_are_never_answers_and_estimates_say_so():
     estimate = solve_blind(GAME, s, Limits(max_states=500), samples=8)
     assert estimate.status == "estimated" and not estimate.exact and estimate.samples == 8
     assert estimate.interval[0] <= estimate.win_probability <= estimate.interval[1]
+
+
+def test_blind_rule_counts_outs_of_one_colour_and_suit():
+    """A and 3 complete with 5, Q or 2 (A-3-5, Q-A-3, A-2-3). Kept AH 3H (one suit) and 7S: an
+    unseen 5H completes them in their suit (2 + 1), 5D in their colour (2), 2H in their suit,
+    QS only across colours (0); 7S pairs with nothing of its colour."""
+    unseen = [[0] * 13 for _suit in range(4)]
+    for card in cards("5H 5D 2H QS 9C"):
+        unseen[card // 13][card % 13] += 1
+    assert outs(cards("AH 3H 7S"), unseen) == 3 + 2 + 3
+    assert outs(cards("AH 3D 7S"), unseen) == 2 + 2 + 2  # one colour, two suits: no suit outs
+    assert outs(cards("AH 3S 7D"), unseen) == 0
+
+
+def test_blind_rule_sees_only_the_unseen_set_and_the_policy_values_its_move():
+    s = GAME.initial_state(GAME.new_deal(5))
+    shuffled = list(s.deck)
+    random.Random(1).shuffle(shuffled)
+    assert rule_move(State(s.hand, tuple(shuffled))) == rule_move(s)
+    rows = BlindPolicy(GAME, samples=16).rank(s)
+    assert rows[0]["move"] == rule_move(s) and rows[0]["samples"] == 16
+    assert len(rows) == len(s.legal_moves()) and all(r["win_probability"] is None for r in rows[1:])
+    full = state("AS 3S 5S 7S 9S 8H 2D", "KS 4S 6H TC QD")  # 7 in hand: one suit draws 4, back to 8
+    assert len({c // 13 for c in rule_move(full).cards}) == 1
 
 
 def test_play_command(cli):

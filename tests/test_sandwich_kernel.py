@@ -28,11 +28,11 @@ def positions(n, seed):
     return out
 
 
-def reference_rollouts(state, samples, seed):
-    """solvers/sampling.py's rollouts with the kernel hook switched off."""
-    GAME.fast_rollouts = lambda *args: None
+def reference_rollouts(state, samples, seed, moves):
+    """solvers/sampling.py's rollouts of ``moves`` with the kernel hook switched off."""
+    GAME.fast_rollouts = lambda *args, **kwargs: None
     try:
-        return rollout_stats(GAME, state, samples, seed)
+        return rollout_stats(GAME, state, samples, seed, moves)
     finally:
         del GAME.fast_rollouts
 
@@ -69,8 +69,11 @@ def test_rollout_tables_equal_the_reference_sample_for_sample():
     for s in positions(4, seed=3)[::3]:
         if s.outcome() is not None:
             continue
-        kernel = GAME.fast_rollouts(s, 24, 99)
-        assert kernel == reference_rollouts(s, 24, 99)
+        moves = s.legal_moves()
+        kernel = GAME.fast_rollouts(s, 24, 99, moves)
+        assert kernel == reference_rollouts(s, 24, 99, moves)
+        some = moves[::-2]  # a subset, in another order: the policy asks for the rule's move only
+        assert GAME.fast_rollouts(s, 24, 99, some) == reference_rollouts(s, 24, 99, some)
         checked += any(0 < wins < 24 for _m, wins, _t in kernel)
     assert checked  # some moves neither always win nor always lose
 
@@ -78,6 +81,8 @@ def test_rollout_tables_equal_the_reference_sample_for_sample():
 @needs_kernel
 def test_rollouts_ignore_the_deck_order():
     s = positions(1, seed=4)[2]
-    shuffled = list(s.deck)
-    random.Random(0).shuffle(shuffled)
-    assert GAME.fast_rollouts(State(s.hand, tuple(shuffled)), 32, 5) == GAME.fast_rollouts(s, 32, 5)
+    order = list(s.deck)
+    random.Random(0).shuffle(order)
+    shuffled = State(s.hand, tuple(order))
+    assert GAME.fast_rollouts(shuffled, 32, 5, s.legal_moves()) == GAME.fast_rollouts(s, 32, 5, s.legal_moves())
+    assert GAME.fast_rollouts(shuffled, 32, 5) == GAME.fast_rollouts(s, 32, 5)  # the rule's move only
