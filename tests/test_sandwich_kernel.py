@@ -70,11 +70,11 @@ def test_rollout_tables_equal_the_reference_sample_for_sample():
         if s.outcome() is not None:
             continue
         moves = s.legal_moves()
-        kernel = GAME.fast_rollouts(s, 24, 99, moves)
-        assert kernel == reference_rollouts(s, 24, 99, moves)
-        some = moves[::-2]  # a subset, in another order: the policy asks for the rule's move only
-        assert GAME.fast_rollouts(s, 24, 99, some) == reference_rollouts(s, 24, 99, some)
-        checked += any(0 < wins < 24 for _m, wins, _t in kernel)
+        kernel = GAME.fast_rollouts(s, 12, 99, moves)
+        assert kernel == reference_rollouts(s, 12, 99, moves)
+        some = moves[::-2]  # a subset, in another order (the policy asks for the rule's move only)
+        assert GAME.fast_rollouts(s, 12, 99, some) == [kernel[moves.index(m)] for m in some]
+        checked += any(0 < wins < 12 for _m, wins, _t in kernel)
     assert checked  # some moves neither always win nor always lose
 
 
