@@ -12,7 +12,7 @@ from conftest import run_cli
 from solodeck import cards as C
 from solodeck.api import advance_chance
 from solodeck.deals import deal_from_data
-from solodeck.games.frozen_novelty import State, card_of, is_up
+from solodeck.games.frozen_novelty import State, World, blind_preference, card_of, is_up
 from solodeck.registry import get_game
 from solodeck.result import Limits
 from solodeck.shuffle import SplitMix64
@@ -327,3 +327,26 @@ def test_the_blind_policy_ignores_the_unseen_faces_and_the_never_seen_backs(monk
         assert again == rows, state.seen_text()
         assert baseline(twin) == baseline(state)
     assert moved_backs == 1  # the twin does differ in backs the player has not seen
+
+
+def test_worlds_put_the_blind_preference_first_and_it_reads_only_the_view():
+    """A sampled world orders its moves for the determinizer's tie-break: the blind preference
+    first (the same in every world with the view: it reads no hidden face and no unseen back),
+    then the open search's own order; moves and turned cards keep it a World."""
+    state = advance_chance(GAME.initial_state(GAME.new_deal(3)))
+    baseline = BaselinePolicy(GAME)
+    for _ in range(6):
+        state = advance_chance(state.play(baseline(state)))
+    wanted = {m: blind_preference(state, m) for m in state.legal_moves()}
+    assert 2.0 in wanted.values()  # a move that shows a back never seen
+    for i in range(4):
+        world = state.sample_world(SplitMix64(i))
+        assert isinstance(world, World)
+        assert {m: blind_preference(world, m) for m in world.legal_moves()} == wanted
+        order = world.search_moves()
+        assert [wanted[m] for m in order] == sorted((wanted[m] for m in order), reverse=True)
+        same = [m for m in order if wanted[m] == wanted[order[-1]]]
+        assert same == [m for m in State.search_moves(world) if m in same]  # then the open search's order
+        flip = next(m for m in world.legal_moves() if m.kind == "flip")
+        turned = world.play(flip)
+        assert isinstance(turned.apply_chance(turned.chance_outcomes()[0][0]), World)

@@ -14,7 +14,9 @@ Blind mode: turning a card over is a chance node (``pending``): open mode takes 
 there, a blind player any unseen card with the same back. ``view()`` shows face-down cards by
 their backs where the player may see them (very easy and easy: every back; else the backs seen on
 top of a stack, remembered: ``State.seen``), ``sample_world()`` deals the hidden faces and the
-unseen backs anew (docs/rules/frozen-novelty.md, "Blind mode: how the solver plays it").
+unseen backs anew (docs/rules/frozen-novelty.md, "Blind mode: how the solver plays it"). A
+sampled ``World`` orders its moves with the blind preference first (``blind_preference``): the
+determinizer's tie-break, which decides most early moves (every move wins in every world).
 """
 from __future__ import annotations
 
@@ -278,8 +280,8 @@ class State(BaseState):
     def _apply(self, move: Move) -> "State":
         stacks, found = list(self.stacks), self.found
         s = stacks[move.src]
-        if move.kind == "flip":  # turned over: its face is the chance node's (apply_chance)
-            return State(self.rules, self.stacks, found, move.src, self.seen)
+        if move.kind == "flip":  # turned over: its face is the chance node's (apply_chance); a World stays one
+            return type(self)(self.rules, self.stacks, found, move.src, self.seen)
         if move.kind == "found":
             card = card_of(s[-1])
             stacks[move.src] = s[:-1]
@@ -288,7 +290,7 @@ class State(BaseState):
             n = move.n
             stacks[move.src] = s[:-n]
             stacks[move.dst] = stacks[move.dst] + s[-n:]
-        return State(self.rules, tuple(stacks), found, -1, self.seen)
+        return State(self.rules, tuple(stacks), found, -1, self.seen)  # a World's too: a position to search
 
     # -- the face turned up: chance for a player who cannot see it ----------------------------
     def is_chance(self):
@@ -318,7 +320,7 @@ class State(BaseState):
             stacks[i] = stacks[i][:d] + (top,) + stacks[i][d + 1:]
             seen = (seen & ~(1 << card_of(top))) | ((seen >> card & 1) << card_of(top)) | 1 << card
         stacks[j] = stacks[j][:-1] + (card * 2 + 1,)
-        return State(self.rules, tuple(stacks), self.found, -1, seen)
+        return type(self)(self.rules, tuple(stacks), self.found, -1, seen)
 
     def hidden_cards(self) -> list:
         return [card_of(c) for s in self.stacks for c in s if not is_up(c)]
@@ -353,7 +355,8 @@ class State(BaseState):
         it, taken stack by stack, bottom up; the cards left over, of every back, shuffled onto the
         places whose back the player has not seen. Every consistent world is equally likely (a
         known back says which cards a place may hold, an unseen one nothing). Where every back is
-        known this is the draw of the earlier reading, generator draw for generator draw."""
+        known this is the draw of the earlier reading, generator draw for generator draw. A World:
+        it orders its moves for the determinizer's tie-break (World.search_moves)."""
         backs, known, unseen, cards, hidden = self.rules.backs, {}, [], {}, 0
         for j, s in enumerate(self.stacks):
             for d, c in enumerate(s):
@@ -371,16 +374,17 @@ class State(BaseState):
             rest += dealt[len(places):]
         for (j, d), card in zip(unseen, shuffled_by(sorted(rest), rng)):
             stacks[j][d] = card * 2
-        return State(self.rules, tuple(map(tuple, stacks)), self.found, self.pending, seen)
+        return World(self.rules, tuple(map(tuple, stacks)), self.found, self.pending, seen)
 
     def conform(self, real, rng):
         """This world, after the real game's move, where the move brought a card whose back was
         never seen to the top: if this world's card there shows another back than the real one,
         it trades places with a card showing the real back, drawn (``rng``) among this world's
         cards at places whose back is still unseen. A uniform world stays uniform among those
-        consistent with the new view (each such card is equally likely to be the one)."""
+        consistent with the new view (each such card is equally likely to be the one). A World
+        again (the move made it a plain position)."""
         if self.rules.every_back or [len(s) for s in self.stacks] != [len(s) for s in real.stacks]:
-            return self
+            return World.of(self)
         backs, stacks, seen = self.rules.backs, None, self.seen
         for j, s in enumerate(real.stacks):
             for d, c in enumerate(s):
@@ -391,14 +395,14 @@ class State(BaseState):
                 swaps = [(i, e) for i, t in enumerate(stacks) for e, x in enumerate(t)
                          if not x & 1 and not seen >> (x >> 1) & 1 and backs[x >> 1] == backs[c >> 1]]
                 if not swaps:
-                    return self  # no consistent world: the worlds are drawn afresh
+                    return World.of(self)  # no consistent world: the worlds are drawn afresh
                 i, e = swaps[rng.below(len(swaps))]
                 other = stacks[i][e]
                 stacks[i][e], stacks[j][d] = mine, other
                 seen = (seen & ~(1 << (mine >> 1))) | 1 << (other >> 1)
         if stacks is None:
-            return self
-        return State(self.rules, tuple(map(tuple, stacks)), self.found, self.pending, seen)
+            return World.of(self)
+        return World(self.rules, tuple(map(tuple, stacks)), self.found, self.pending, seen)
 
     def seen_text(self):
         """As __str__, each face-down card shown by the suits on its back, e.g. [SH], or [?]
@@ -548,6 +552,56 @@ class State(BaseState):
             lines.append(f"(turning over the top of {NAMES[self.pending]})")
         lines.append("(bottom first; a card in parentheses or brackets is face down)")
         return "\n".join(lines)
+
+
+# -- blind play: the worlds' order ---------------------------------------------------------------
+class World(State):
+    """A world the blind policy samples (State.sample_world): a position with the hidden faces dealt
+    anew. The determinizer ranks moves that win in as many worlds by their places in the worlds'
+    search_moves (solvers/determinized.py: a Borda count); nearly every early move wins in every
+    world (open play wins almost every deal), so that order decides most moves. A world's order
+    is the blind preference first (blind_preference: it reads only the view), then the open
+    search's (which digs towards where this world put the needed cards). A move makes it a plain
+    State, a position for the open search, which keeps its own order below the root (without the
+    kernel it searches in Python); turning a card over keeps it a World, and so does conform, which
+    brings a world through the player's move."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def of(state: State) -> "World":
+        return state if isinstance(state, World) else World(state.rules, state.stacks, state.found,
+                                                            state.pending, state.seen)
+
+    def search_moves(self):
+        return sorted(super().search_moves(), key=lambda m: -blind_preference(self, m))  # stable
+
+
+def blind_preference(state: State, m: Move) -> float:
+    """How much a blind player wants ``m``, from the view alone (higher first): a card home (3);
+    a run onto a card (2.5); a move that shows a back never seen (2): the worlds, and so the
+    decisions, are only as good as what the player knows of the backs; a flip by the chance that
+    the face goes home or onto a face-up top at once (1 to 2; none: 0); anything else 0."""
+    s = state.stacks[m.src]
+    if m.kind == "found":
+        return 3.0
+    if m.kind == "move" and state.stacks[m.dst]:
+        return 2.5
+    if m.kind == "flip":
+        use = flip_use(state, card_of(s[-1]))
+        return 1.0 + use if use else 0.0
+    below = s[-m.n - 1] if len(s) > m.n else None
+    return 2.0 if below is not None and not is_up(below) and not state.back_known(below) else 0.0
+
+
+def flip_use(state: State, top: int) -> float:
+    """The chance that ``top``, a face-down card whose back is seen, turns up as a card that goes
+    home or onto a face-up top: its face is any hidden card with that back, each as likely."""
+    backs = state.rules.backs
+    faces = [c for c in state.hidden_cards() if backs[c] == backs[top]]
+    ups = [card_of(s[-1]) for s in state.stacks if s and is_up(s[-1])]
+    useful = sum(state.found[suit(c)] == rank(c) - 1 or any(state.rules.builds(c, up) for up in ups) for c in faces)
+    return useful / len(faces)
 
 
 # -- the game -------------------------------------------------------------------------------------
