@@ -363,6 +363,14 @@ class Game:
         ``fast_rollouts`` must play this same rule."""
         return self.baseline_move(state)
 
+    def blind_preference(self, state, move) -> float:
+        """How much a blind player wants ``move`` before any world is searched, read from the view
+        alone (higher first; the same in every world with that view). The determinizer orders
+        each world's moves by it before the world's own order (solvers/determinized.py
+        ``candidates``), so it breaks the ties between moves that win in as many worlds. None by
+        default."""
+        return 0.0
+
     def estimator(self) -> str:
         """How the blind policy estimates beyond the exact tree (``blind_estimator``)."""
         return self.blind_estimator or ("determinized" if self.has_hidden else "rollouts")

@@ -129,11 +129,13 @@ class Determinizer:
         return rows + unvalued_rows(state, rows)
 
     def candidates(self, state, worlds) -> list:
-        """The moves to value, best first by the game's own order (search_moves) in each world,
-        summed (a Borda count): the state's own order may read its hidden faces (Frozen Novelty
-        digs towards the cards its foundations need), the worlds' orders only read the view.
-        A game that sets ``rollout_moves`` has only that many valued."""
-        orders = [w.search_moves() for w in worlds]
+        """The moves to value, best first by the game's own order in each world (its
+        ``blind_preference``, then search_moves), summed (a Borda count): the state's own order may
+        read its hidden faces (Frozen Novelty digs towards the cards its foundations need), the
+        worlds' orders only read the view. A game that sets ``rollout_moves`` has only that many
+        valued."""
+        prefer = self.game.blind_preference
+        orders = [sorted(w.search_moves(), key=lambda m, w=w: -prefer(w, m)) for w in worlds]  # stable
         places = [{m: i for i, m in enumerate(order)} for order in orders]
         moves = sorted(state.legal_moves(), key=lambda m: sum(p.get(m, len(p)) for p in places))
         return moves if self.game.rollout_moves is None else moves[:self.game.rollout_moves]

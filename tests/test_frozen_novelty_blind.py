@@ -12,11 +12,12 @@ from conftest import run_cli
 from solodeck import cards as C
 from solodeck.api import advance_chance
 from solodeck.deals import deal_from_data
-from solodeck.games.frozen_novelty import State, World, blind_preference, card_of, is_up
+from solodeck.games.frozen_novelty import State, blind_preference, card_of, is_up
 from solodeck.registry import get_game
 from solodeck.result import Limits
 from solodeck.shuffle import SplitMix64
 from solodeck.solvers import solve_open
+from solodeck.solvers.determinized import Determinizer
 from solodeck.solvers.episode import play_episode
 from solodeck.solvers.expectimax import ExpectimaxSolver
 from solodeck.solvers.sampling import BaselinePolicy, BlindPolicy
@@ -330,23 +331,21 @@ def test_the_blind_policy_ignores_the_unseen_faces_and_the_never_seen_backs(monk
 
 
 def test_worlds_put_the_blind_preference_first_and_it_reads_only_the_view():
-    """A sampled world orders its moves for the determinizer's tie-break: the blind preference
+    """The determinizer orders each world's moves for its tie-break by the blind preference
     first (the same in every world with the view: it reads no hidden face and no unseen back),
-    then the open search's own order; moves and turned cards keep it a World."""
+    then by the open search's own order in that world."""
     state = advance_chance(GAME.initial_state(GAME.new_deal(3)))
     baseline = BaselinePolicy(GAME)
     for _ in range(6):
         state = advance_chance(state.play(baseline(state)))
     wanted = {m: blind_preference(state, m) for m in state.legal_moves()}
     assert 2.0 in wanted.values()  # a move that shows a back never seen
-    for i in range(4):
-        world = state.sample_world(SplitMix64(i))
-        assert isinstance(world, World)
-        assert {m: blind_preference(world, m) for m in world.legal_moves()} == wanted
-        order = world.search_moves()
-        assert [wanted[m] for m in order] == sorted((wanted[m] for m in order), reverse=True)
-        same = [m for m in order if wanted[m] == wanted[order[-1]]]
-        assert same == [m for m in State.search_moves(world) if m in same]  # then the open search's order
-        flip = next(m for m in world.legal_moves() if m.kind == "flip")
-        turned = world.play(flip)
-        assert isinstance(turned.apply_chance(turned.chance_outcomes()[0][0]), World)
+    worlds = [state.sample_world(SplitMix64(i)) for i in range(4)]
+    for world in worlds:
+        assert {m: GAME.blind_preference(world, m) for m in world.legal_moves()} == wanted
+    for world in worlds[:1]:  # one world: the Borda count is that world's order
+        order = Determinizer(GAME, 1, 0).candidates(state, [world])
+        prefs = [wanted[m] for m in order]
+        assert prefs == sorted(prefs, reverse=True)
+        same = [m for m in order if wanted[m] == prefs[-1]]
+        assert same == [m for m in world.search_moves() if m in same]  # then the open search's order

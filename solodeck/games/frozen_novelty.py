@@ -14,9 +14,9 @@ Blind mode: turning a card over is a chance node (``pending``): open mode takes 
 there, a blind player any unseen card with the same back. ``view()`` shows face-down cards by
 their backs where the player may see them (very easy and easy: every back; else the backs seen on
 top of a stack, remembered: ``State.seen``), ``sample_world()`` deals the hidden faces and the
-unseen backs anew (docs/rules/frozen-novelty.md, "Blind mode: how the solver plays it"). A
-sampled ``World`` orders its moves with the blind preference first (``blind_preference``): the
-determinizer's tie-break, which decides most early moves (every move wins in every world).
+unseen backs anew (docs/rules/frozen-novelty.md, "Blind mode: how the solver plays it").
+``blind_preference`` orders the sampled worlds' moves for the determinizer: its tie-break, which
+decides most early moves (every move wins in every world).
 """
 from __future__ import annotations
 
@@ -280,8 +280,8 @@ class State(BaseState):
     def _apply(self, move: Move) -> "State":
         stacks, found = list(self.stacks), self.found
         s = stacks[move.src]
-        if move.kind == "flip":  # turned over: its face is the chance node's (apply_chance); a World stays one
-            return type(self)(self.rules, self.stacks, found, move.src, self.seen)
+        if move.kind == "flip":  # turned over: its face is the chance node's (apply_chance)
+            return State(self.rules, self.stacks, found, move.src, self.seen)
         if move.kind == "found":
             card = card_of(s[-1])
             stacks[move.src] = s[:-1]
@@ -290,7 +290,7 @@ class State(BaseState):
             n = move.n
             stacks[move.src] = s[:-n]
             stacks[move.dst] = stacks[move.dst] + s[-n:]
-        return State(self.rules, tuple(stacks), found, -1, self.seen)  # a World's too: a position to search
+        return State(self.rules, tuple(stacks), found, -1, self.seen)
 
     # -- the face turned up: chance for a player who cannot see it ----------------------------
     def is_chance(self):
@@ -320,7 +320,7 @@ class State(BaseState):
             stacks[i] = stacks[i][:d] + (top,) + stacks[i][d + 1:]
             seen = (seen & ~(1 << card_of(top))) | ((seen >> card & 1) << card_of(top)) | 1 << card
         stacks[j] = stacks[j][:-1] + (card * 2 + 1,)
-        return type(self)(self.rules, tuple(stacks), self.found, -1, seen)
+        return State(self.rules, tuple(stacks), self.found, -1, seen)
 
     def hidden_cards(self) -> list:
         return [card_of(c) for s in self.stacks for c in s if not is_up(c)]
@@ -355,8 +355,7 @@ class State(BaseState):
         it, taken stack by stack, bottom up; the cards left over, of every back, shuffled onto the
         places whose back the player has not seen. Every consistent world is equally likely (a
         known back says which cards a place may hold, an unseen one nothing). Where every back is
-        known this is the draw of the earlier reading, generator draw for generator draw. A World:
-        it orders its moves for the determinizer's tie-break (World.search_moves)."""
+        known this is the draw of the earlier reading, generator draw for generator draw."""
         backs, known, unseen, cards, hidden = self.rules.backs, {}, [], {}, 0
         for j, s in enumerate(self.stacks):
             for d, c in enumerate(s):
@@ -374,17 +373,16 @@ class State(BaseState):
             rest += dealt[len(places):]
         for (j, d), card in zip(unseen, shuffled_by(sorted(rest), rng)):
             stacks[j][d] = card * 2
-        return World(self.rules, tuple(map(tuple, stacks)), self.found, self.pending, seen)
+        return State(self.rules, tuple(map(tuple, stacks)), self.found, self.pending, seen)
 
     def conform(self, real, rng):
         """This world, after the real game's move, where the move brought a card whose back was
         never seen to the top: if this world's card there shows another back than the real one,
         it trades places with a card showing the real back, drawn (``rng``) among this world's
         cards at places whose back is still unseen. A uniform world stays uniform among those
-        consistent with the new view (each such card is equally likely to be the one). A World
-        again (the move made it a plain position)."""
+        consistent with the new view (each such card is equally likely to be the one)."""
         if self.rules.every_back or [len(s) for s in self.stacks] != [len(s) for s in real.stacks]:
-            return World.of(self)
+            return self
         backs, stacks, seen = self.rules.backs, None, self.seen
         for j, s in enumerate(real.stacks):
             for d, c in enumerate(s):
@@ -395,14 +393,14 @@ class State(BaseState):
                 swaps = [(i, e) for i, t in enumerate(stacks) for e, x in enumerate(t)
                          if not x & 1 and not seen >> (x >> 1) & 1 and backs[x >> 1] == backs[c >> 1]]
                 if not swaps:
-                    return World.of(self)  # no consistent world: the worlds are drawn afresh
+                    return self  # no consistent world: the worlds are drawn afresh
                 i, e = swaps[rng.below(len(swaps))]
                 other = stacks[i][e]
                 stacks[i][e], stacks[j][d] = mine, other
                 seen = (seen & ~(1 << (mine >> 1))) | 1 << (other >> 1)
         if stacks is None:
-            return World.of(self)
-        return World(self.rules, tuple(map(tuple, stacks)), self.found, self.pending, seen)
+            return self
+        return State(self.rules, tuple(map(tuple, stacks)), self.found, self.pending, seen)
 
     def seen_text(self):
         """As __str__, each face-down card shown by the suits on its back, e.g. [SH], or [?]
@@ -555,28 +553,6 @@ class State(BaseState):
 
 
 # -- blind play: the worlds' order ---------------------------------------------------------------
-class World(State):
-    """A world the blind policy samples (State.sample_world): a position with the hidden faces dealt
-    anew. The determinizer ranks moves that win in as many worlds by their places in the worlds'
-    search_moves (solvers/determinized.py: a Borda count); nearly every early move wins in every
-    world (open play wins almost every deal), so that order decides most moves. A world's order
-    is the blind preference first (blind_preference: it reads only the view), then the open
-    search's (which digs towards where this world put the needed cards). A move makes it a plain
-    State, a position for the open search, which keeps its own order below the root (without the
-    kernel it searches in Python); turning a card over keeps it a World, and so does conform, which
-    brings a world through the player's move."""
-
-    __slots__ = ()
-
-    @staticmethod
-    def of(state: State) -> "World":
-        return state if isinstance(state, World) else World(state.rules, state.stacks, state.found,
-                                                            state.pending, state.seen)
-
-    def search_moves(self):
-        return sorted(super().search_moves(), key=lambda m: -blind_preference(self, m))  # stable
-
-
 def blind_preference(state: State, m: Move) -> float:
     """How much a blind player wants ``m``, from the view alone (higher first): a card home (3);
     a run onto a card (2.5); a move that shows a back never seen (2): the worlds, and so the
@@ -642,6 +618,9 @@ class FrozenNovelty(OneDeckGame):
         search = kernel_search(kernel, state.rules, Limits(memory_mb=1))
         search.set_position([list(s) for s in state.stacks], list(state.found))
         return [kernel_move(t) for t in search.legal_moves()]
+
+    def blind_preference(self, state, move):
+        return blind_preference(state, move)
 
     def baseline_move(self, state):
         """A simple rule a person would use, first that applies: a card home; a run onto a card
