@@ -120,12 +120,9 @@ def meets(start, int v, int distance):
     return bool(meets_c(start[0], start[1], start[2], start[3], v, distance))
 
 
-cdef inline double gap_c(int ax, int bx, int ay, int by, int d) noexcept nogil:
-    """The reference's ``gap``: the Euclidean distance from the point to the rectangle, as the
-    same float operations (the baseline's choices compare these floats)."""
-    cdef double x = (ax + bx * SQRT3) / 2, y = (ay + by * SQRT3) / 2
-    cdef double hw = 0.357
-    cdef double dx = 0.0, dy = 0.0
+cdef inline double gap_float(double x, double y, int d) noexcept nogil:
+    """The distance from (x, y) to the K's rectangle at distance d (the reference's ``gap``)."""
+    cdef double hw = 0.357, dx = 0.0, dy = 0.0
     if -hw - x > dx:
         dx = -hw - x
     if x - hw > dx:
@@ -135,6 +132,12 @@ cdef inline double gap_c(int ax, int bx, int ay, int by, int d) noexcept nogil:
     if y - d - 1 > dy:
         dy = y - d - 1
     return sqrt(dx * dx + dy * dy)
+
+
+cdef inline double gap_c(int ax, int bx, int ay, int by, int d) noexcept nogil:
+    """The reference's ``gap``: the Euclidean distance from the point to the rectangle, as the
+    same float operations (the baseline's choices compare these floats)."""
+    return gap_float((ax + bx * SQRT3) / 2, (ay + by * SQRT3) / 2, d)
 
 
 def gap(point, int distance):
@@ -1030,19 +1033,6 @@ cdef bint meets_float(double x, double y, int v, int d) noexcept nogil:
             if t0 > t1:
                 return False
     return True
-
-
-cdef inline double gap_float(double x, double y, int d) noexcept nogil:
-    cdef double hw = 0.357, dx = 0.0, dy = 0.0
-    if -hw - x > dx:
-        dx = -hw - x
-    if x - hw > dx:
-        dx = x - hw
-    if d - y > dy:
-        dy = d - y
-    if y - d - 1 > dy:
-        dy = y - d - 1
-    return sqrt(dx * dx + dy * dy)
 
 
 cdef double best_of_draws(double* worth, double* odds, int draws) noexcept nogil:
