@@ -326,8 +326,8 @@ class SandwichGuy(OneDeckGame):
     def fast_rollouts(self, state, samples, seed, moves=None):
         """[(move, wins, score_sum)]: solvers/sampling.py's rollouts of the blind rule (rule_move)
         in the kernel (ext/sandwich.pyx), which samples the same draws, of ``moves`` or of the
-        candidate moves (only the rule's own: rollout_moves); None when it is not built. The kernel sorts the deck: the order never
-        reaches the rule."""
+        candidate moves (only the rule's own: rollout_moves); None when it is not built. The
+        kernel sorts the deck: the order never reaches the rule."""
         kernel = self.load_kernel()
         if kernel is None or state.is_chance():
             return None
