@@ -10,14 +10,14 @@ counts, the exact McNemar p and the median seconds a deal; tune only on seeds >=
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
 
 import solodeck.games.boba as boba
-from solodeck.compare import mcnemar_p
 from solodeck.registry import get_game
 from solodeck.solvers.episode import RANK_FIRST_CHOICE, play_episode
-from solodeck.solvers.sampling import BlindPolicy, wilson_interval
+from solodeck.solvers.sampling import BlindPolicy
+
+from chance_bench import print_paired
 
 GAME = get_game("boba")
 
@@ -50,16 +50,7 @@ def main():
         (won_a, secs_a), (won_b, secs_b) = play(args.a, seed), play(args.b, seed)
         rows.append((won_a, won_b, secs_a, secs_b))
         print(f"{seed} {int(won_a)} {int(won_b)} {secs_a:.2f} {secs_b:.2f}", flush=True)
-    n = len(rows)
-    for tag, setting, i in (("A", args.a, 0), ("B", args.b, 1)):
-        wins = sum(r[i] for r in rows)
-        lo, hi = wilson_interval(wins, n)
-        print(f"{tag} {setting}: {wins}/{n} = {100 * wins / n:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%), "
-              f"median {statistics.median(r[2 + i] for r in rows):.2f} s a deal")
-    only_a = sum(r[0] and not r[1] for r in rows)
-    only_b = sum(r[1] and not r[0] for r in rows)
-    print(f"paired: only A {only_a}, only B {only_b}, exact McNemar p = {mcnemar_p(only_a, only_b):.3g}")
-
+    print_paired(f"A {args.a}", f"B {args.b}", rows)
 
 if __name__ == "__main__":
     main()

@@ -1,4 +1,5 @@
-"""What the chance-game benchmarks share (bench/foursquare.py, bench/sandwich.py, bench/boba.py).
+"""What the chance-game benchmarks share (bench/foursquare.py, bench/sandwich.py, bench/boba.py;
+bench/boba_blind.py and bench/dungeon_blind.py print their paired comparisons with it).
 
 A plain module, not a script: each benchmark is run as `python bench/<game>.py`, which puts this
 folder on sys.path. Everything here is the same for the three games; what differs is a parameter,
@@ -23,6 +24,24 @@ from solodeck.solvers import Limits, make_solver
 from solodeck.solvers.episode import play_episode
 from solodeck.solvers.expectimax import ExpectimaxSolver
 from solodeck.solvers.sampling import BlindPolicy, rollout_stats, wilson_interval
+
+
+def print_paired(label_a, label_b, rows):
+    """Two policies played on the same deals, ``rows`` of (won_a, won_b, seconds_a, seconds_b): each
+    one's wins with a Wilson interval and median seconds a deal, then the paired counts and the
+    exact McNemar p."""
+    from solodeck.compare import mcnemar_p
+
+    n = len(rows)
+    for label, i in ((label_a, 0), (label_b, 1)):
+        wins = sum(r[i] for r in rows)
+        lo, hi = wilson_interval(wins, n)
+        print(f"{label}: {wins}/{n} = {100 * wins / n:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%), "
+              f"median {statistics.median(r[2 + i] for r in rows):.2f} s a deal")
+    only_a = sum(r[0] and not r[1] for r in rows)
+    only_b = sum(r[1] and not r[0] for r in rows)
+    print(f"paired: both {sum(r[0] and r[1] for r in rows)}, only {label_a} {only_a}, only {label_b} {only_b}, "
+          f"exact McNemar p = {mcnemar_p(only_a, only_b):.3g}")
 
 
 def add_options(parser, *, jobs, frontier, frontier_time_limit):

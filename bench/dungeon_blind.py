@@ -8,13 +8,13 @@ Prints each policy's wins with a Wilson interval, the paired counts and the exac
 """
 import argparse
 import csv
-import statistics
 import time
 
-from solodeck.compare import mcnemar_p
 from solodeck.games.dungeon import Dungeon, GAME
 from solodeck.solvers.episode import RANK_FIRST_CHOICE, play_episode
-from solodeck.solvers.sampling import BlindPolicy, wilson_interval
+from solodeck.solvers.sampling import BlindPolicy
+
+from chance_bench import print_paired
 
 
 class TableRollouts(Dungeon):
@@ -43,17 +43,7 @@ def main():
         if args.out:
             with open(args.out, "w", newline="") as f:
                 csv.writer(f).writerows([("seed", "won_new", "won_old", "seconds_new", "seconds_old")] + rows)
-    n = len(rows)
-    for name, i in (("value-table rollouts", 1), ("baseline rollouts", 2)):
-        wins = sum(r[i] for r in rows)
-        lo, hi = wilson_interval(wins, n)
-        print(f"{name}: {wins}/{n} = {100 * wins / n:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%), "
-              f"median {statistics.median(r[i + 2] for r in rows):.2f} s a deal")
-    only_new = sum(r[1] and not r[2] for r in rows)
-    only_old = sum(r[2] and not r[1] for r in rows)
-    print(f"paired: both {sum(r[1] and r[2] for r in rows)}, only new {only_new}, only old {only_old}, "
-          f"McNemar p = {mcnemar_p(only_new, only_old):.3g}")
-
+    print_paired("value-table rollouts", "baseline rollouts", [r[1:] for r in rows])
 
 if __name__ == "__main__":
     main()
