@@ -329,9 +329,15 @@ def _deadline(seconds):
 def _say_unvalued(hints, limits) -> None:
     """Tell how many of the hint file's moves a limit left unvalued (written as unknown)."""
     moves = [m for d in hints["decisions"] for m in d["moves"]]
-    unknown = sum(m["verdict"] == "unknown" for m in moves)
+    # a blind estimate of 0 wins is valued, though its verdict is unknown (a win may still be possible)
+    unknown = sum(m["verdict"] == "unknown" and m.get("win_probability") is None for m in moves)
     if unknown:
-        why = "the time limit ran out" if limits.expired() else "a limit stopped their searches"
+        if limits.expired():
+            why = "the time limit ran out"
+        elif hints["mode"] == "open":
+            why = "a limit stopped their searches"
+        else:
+            why = "a limit stopped their searches, or the game's blind estimator values only some moves"
         print(f"hints: {unknown} of {len(moves)} moves not valued ({why}; written as unknown)", file=sys.stderr)
 
 
@@ -539,9 +545,8 @@ def _solve_blind(args, game, deal) -> int:
         # the first decision was exact, every later tree is a subtree of it: the same budget proves it
         per_decision = Limits(exact_seconds if result.exact else HINT_EXACT_SECONDS, args.max_states, args.memory,
                               deadline)
-        hints = (build_blind_hints(game, deal, BlindPolicy(game, args.samples or game.blind_samples, 0, per_decision),
-                                   per_decision)
-                 if args.hints else None)
+        hint_policy = BlindPolicy(game, args.samples or game.blind_samples, 0, per_decision, every_move=True)
+        hints = build_blind_hints(game, deal, hint_policy, per_decision) if args.hints else None
     finally:
         close()
     if hints is not None:

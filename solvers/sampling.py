@@ -109,30 +109,40 @@ def rollout_stats_until(game, state, samples: int, seed: int, limits: Limits | N
     return [(move, *counts) for move, counts in sums.items()], done
 
 
+def rule_decides(game) -> bool:
+    """The game's blind policy plays its rollout rule's move (``rollout_moves = 0``): rollouts of the
+    other moves ranked them by noise, so the policy rolls out only the rule's move, for its estimate."""
+    return game.rollout_moves == 0
+
+
 def estimated_rows(game, state, samples: int, seed: int = 0, limits: Limits | None = None,
-                   adaptive: bool = False) -> list:
+                   adaptive: bool = False, every_move: bool = False) -> list:
     """The estimator's ranked moves: dicts with move, win_probability, its interval, samples and
     expected_score (on a win); best first (win fraction, then the rollout rule's own move where
     Game.rollout_keeps_rule, then the winning scores, then the losing scores, then the legal order). Moves
     the rollouts passed over (Game.rollout_moves) follow with win_probability None. ``limits``
     with a deadline: fewer draws where the deadline comes first (rollout_stats_until).
     ``adaptive``: the same budget spent by sequential halving (halving_stats): the moves still in
-    contention first, each row with its own sample count."""
+    contention first, each row with its own sample count. ``every_move`` (analysis: solve and
+    hint files): where the rule decides (rule_decides), every legal move is rolled out too, for
+    its estimate, and ranked after the rule's move, which the policy plays."""
     rows = []
     sense = -1 if game.score_sense == "lower" else 1
     # Game.rollout_keeps_rule: the rule's own move first among equal wins (then the scores)
-    rule = game.rollout_move(state) if game.rollout_keeps_rule else None
+    rule = game.rollout_move(state) if game.rollout_keeps_rule or rule_decides(game) else None
+    first = rule if rule_decides(game) else None  # ranked first whatever the rollouts say
+    moves = state.legal_moves() if every_move and rule_decides(game) else None
     if adaptive:
-        stats, draws, alive = halving_stats(game, state, samples, seed, limits)
+        stats, draws, alive = halving_stats(game, state, samples, seed, limits, moves)
     else:
-        stats, n = rollout_stats_until(game, state, samples, seed, limits)
+        stats, n = rollout_stats_until(game, state, samples, seed, limits, moves)
         draws, alive = {row[0]: n for row in stats}, {row[0] for row in stats}
     for move, wins, total, *lost in stats:
         n = draws[move]
         lo, hi = wilson_interval(wins, n)
         rows.append({"move": move, "win_probability": wins / n, "interval": [lo, hi],
                      "samples": n, "expected_score": total / wins if wins else None, "exact": False,
-                     "_rank": (move in alive, *_rank_key(move, n, wins, total, lost, rule, sense))})
+                     "_rank": (move in alive, move == first, *_rank_key(move, n, wins, total, lost, rule, sense))})
     rows.sort(key=lambda r: r["_rank"], reverse=True)  # stable: ties keep the legal order
     for r in rows:
         del r["_rank"]
@@ -148,7 +158,8 @@ def _rank_key(move, n, wins, total, lost, rule, sense) -> tuple:
 NOISE_Z = 1.96  # sequential halving keeps a move whose paired difference to the leader is within this many s.e.
 
 
-def halving_stats(game, state, samples: int, seed: int = 0, limits: Limits | None = None):
+def halving_stats(game, state, samples: int, seed: int = 0, limits: Limits | None = None,
+                  moves: list | None = None):
     """(stats, draws per move, the moves still in contention): rollout_stats of every candidate
     move with the budget of ``samples`` draws each spent by sequential halving. Over
     ceil(log2 moves) rounds of equal budget, the moves in contention share each round, so their
@@ -158,10 +169,11 @@ def halving_stats(game, state, samples: int, seed: int = 0, limits: Limits | Non
     win fractions is a paired difference; its spread is bounded from the counts alone (the pairs
     that disagree are at most min(p + q, 2 - p - q)), so the test keeps more than it must, never
     fewer. Two moves or fewer: the equal allocation, draw for draw. Never more than ``samples`` x
-    moves draws in all; a deadline in ``limits`` ends it early (rollout_stats_until)."""
+    moves draws in all; a deadline in ``limits`` ends it early (rollout_stats_until). ``moves``:
+    these, not the candidate moves."""
     sense = -1 if game.score_sense == "lower" else 1
     rule = game.rollout_move(state) if game.rollout_keeps_rule else None
-    first, done = rollout_stats_until(game, state, 1, seed, limits)  # draw 0 of round 1 names the moves
+    first, done = rollout_stats_until(game, state, 1, seed, limits, moves)  # draw 0 of round 1 names the moves
     sums = {move: list(counts) for move, *counts in first}
     moves = list(sums)
     if len(moves) <= 2:
@@ -261,12 +273,13 @@ class BlindPolicy:
     a policy that did would go round in circles."""
 
     def __init__(self, game, samples: int = 64, seed: int = 0, exact_limits: Limits | None = None,
-                 adaptive: bool | None = None):
+                 adaptive: bool | None = None, every_move: bool = False):
         from .determinized import Determinizer
 
         self.game, self.samples, self.seed = game, samples, seed
         # rollouts by sequential halving (halving_stats) or equally; None: as the game says
         self.adaptive = game.rollout_adaptive if adaptive is None else adaptive
+        self.every_move = every_move  # for analysis (hint files): estimated_rows' every_move
         if exact_limits is None:  # about 30 ms of the compiled valuer; the Python one is ~100x slower
             compiled = game.fast_expectimax(Limits(memory_mb=1)) is not None
             states = game.blind_exact_states
@@ -288,7 +301,8 @@ class BlindPolicy:
             rows += unvalued_rows(state, rows)
         if rows is None:
             rows = (self.determinizer.rows(state) if self.determinizer is not None
-                    else estimated_rows(self.game, state, self.samples, self.seed, adaptive=self.adaptive))
+                    else estimated_rows(self.game, state, self.samples, self.seed, adaptive=self.adaptive,
+                                        every_move=self.every_move))
         if not self.game.acyclic:  # among the valued moves, those back to a view met go last
             self._met.add(state.view())
             valued = [r for r in rows if r["win_probability"] is not None]
@@ -363,7 +377,7 @@ def solve_blind(game, state, limits: Limits, samples: int, seed: int = 0, progre
 
         rows, engine = Determinizer(game, samples, seed).rows(state), "determinized"
     else:
-        rows, engine = estimated_rows(game, state, samples, seed, limits), "rollouts"
+        rows, engine = estimated_rows(game, state, samples, seed, limits, every_move=True), "rollouts"
         samples = rows[0]["samples"]  # as many as the deadline let through
     best = rows[0]
     return finish_blind(
