@@ -309,6 +309,11 @@ class Game:
         ``value(state)``), or None: then solvers.make_solver picks the generic search."""
         return None
 
+    def blind_exact_states_at(self, state) -> int | None:
+        """The blind policy's exact attempt's budget at this decision, where the game knows its tree
+        is small enough for more than ``blind_exact_states``; None: that default."""
+        return None
+
     def fast_expectimax(self, limits):
         """A compiled blind valuer (``accepts``, ``value``, ``status``, ``nodes``, ``stored``; see
         solvers/expectimax.py), or None."""

@@ -280,6 +280,7 @@ class BlindPolicy:
         # rollouts by sequential halving (halving_stats) or equally; None: as the game says
         self.adaptive = game.rollout_adaptive if adaptive is None else adaptive
         self.every_move = every_move  # for analysis (hint files): estimated_rows' every_move
+        self.endgame_budget = exact_limits is None  # the game's larger budget where its trees shrink
         if exact_limits is None:  # about 30 ms of the compiled valuer; the Python one is ~100x slower
             compiled = game.fast_expectimax(Limits(memory_mb=1)) is not None
             states = game.blind_exact_states
@@ -292,7 +293,9 @@ class BlindPolicy:
     def rank(self, state) -> list:
         """Every legal move as a row (move, win_probability, interval, samples, expected_score,
         exact), best first: the first row is the move the policy plays."""
-        rows = exact_rows(self.game, state, self.exact_limits)
+        states = self.game.blind_exact_states_at(state) if self.endgame_budget else None
+        rows = exact_rows(self.game, state, self.exact_limits if states is None
+                          else Limits(max_states=states, memory_mb=self.exact_limits.memory_mb))
         if rows is not None and self.game.scores_losses and rows[0]["win_probability"] == 0:
             rows = None  # no win anywhere: the losing scores decide, and only the estimator measures them
         if rows is None and self.game.estimator() == "rule":  # the rule's own move, not rolled out

@@ -95,6 +95,7 @@ class Odds:
 
     score_sense = None
     rollout_keeps_rule = False
+    rollout_moves = None
     rollout_subsets = True
 
     def __init__(self, p):

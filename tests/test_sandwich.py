@@ -22,7 +22,8 @@ from solodeck.games.sandwich import (SUIT_PERMS, VALUE_MAPS, State, count_sandwi
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits
 from solodeck.solvers.expectimax import ExpectimaxSolver
-from solodeck.solvers.sampling import BlindPolicy, SplitMix64, estimated_rows, exact_rows, solve_blind
+from solodeck.solvers.episode import play_episode
+from solodeck.solvers.sampling import BlindPolicy, RulePolicy, SplitMix64, estimated_rows, exact_rows, solve_blind
 
 GAME = get_game("sandwich")
 PERFT = Path(__file__).parent / "data" / "sandwich_move_counts.json"
@@ -472,6 +473,16 @@ def test_analysis_values_every_move_and_still_plays_the_rule():
     assert rest == sorted(rest, reverse=True) and max(rest) > played["win_probability"]
     first = solve_blind(GAME, s, Limits(max_states=500), samples=16)
     assert first.line == [rule_move(s)] and all(r["win_probability"] is not None for r in first.ranked)
+
+
+def test_exact_endgame_from_five_cards_in_the_deck():
+    """The blind policy's exact attempt grows to 20,000 states once the deck holds 5 cards
+    (SandwichGuy.blind_exact_states_at): there it is exact where the default 500 is not."""
+    decisions, _final = play_episode(GAME.initial_state(GAME.new_deal(3)), RulePolicy(GAME))
+    five = next(d.state for d in decisions if len(d.state.deck) == 5)
+    assert GAME.blind_exact_states_at(five) == 20_000 and GAME.blind_exact_states_at(decisions[0].state) is None
+    assert BlindPolicy(GAME, samples=4).rank(five)[0]["exact"]
+    assert not BlindPolicy(GAME, samples=4, exact_limits=Limits(max_states=500)).rank(five)[0]["exact"]
 
 
 def test_play_command(cli):

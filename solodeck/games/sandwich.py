@@ -317,6 +317,12 @@ class SandwichGuy(OneDeckGame):
         would complete a sandwich of one colour or suit, instead of the sandwiches already kept."""
         return rule_move(state)
 
+    def blind_exact_states_at(self, state):
+        """With 5 cards or fewer in the deck the exact tree fits 20,000 states (0.2-0.4 s in Python;
+        the default 500 reach 2 or 3 cards). It wins no more deals (seeds 10000-10999: the same 907
+        of 1,000) but leaves fewer cards on a win (a mean of 1.04, not 1.13)."""
+        return 20_000 if len(state.deck) <= 5 else None
+
     def kernel_moves(self, state):
         kernel = self.load_kernel()
         if kernel is None or state.is_chance() or state.outcome() is not None:
