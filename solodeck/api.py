@@ -251,8 +251,8 @@ class Game:
                                  # search (solvers/anytime.py), which needs State.heuristic()
     rollout_moves: int | None = None  # blind rollouts value only this many of search_moves() (best
                                  # first): for games with many moves and no compiled rollouts; 0: the
-                                 # policy plays the rollout rule's move and rolls out only it (analysis,
-                                 # solve and hint files, rolls out every move: solvers/sampling.py rule_decides)
+                                 # policy plays the rollout rule's move and rolls out only it (solve and
+                                 # hint files roll out every move too: solvers/sampling.py rule_decides)
     rollout_keeps_rule: bool = False  # among moves of equal rollout wins, the rollout rule's own move
                                  # first: the policy leaves the rule only for more wins in the samples
     rollout_adaptive: bool = False  # the blind policy's rollouts by sequential halving (solvers/sampling.py
