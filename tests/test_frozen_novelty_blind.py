@@ -330,6 +330,25 @@ def test_the_blind_policy_ignores_the_unseen_faces_and_the_never_seen_backs(monk
     assert moved_backs == 1  # the twin does differ in backs the player has not seen
 
 
+def test_flips_are_preferred_only_where_the_backs_tell_something():
+    """A flip is preferred by the chance its face is playable at once, computed from its back;
+    with plain backs (all alike) that says nothing, and flips get no preference."""
+    flips = {}
+    for backs in ("", "plain"):
+        state = advance_chance(GAME.initial_state(GAME.new_deal(3, {"backs": backs})))
+        baseline = BaselinePolicy(GAME)
+        prefs = []
+        for _ in range(30):
+            moves = state.legal_moves()
+            if not moves or state.outcome() is not None:
+                break
+            prefs += [blind_preference(state, m) for m in moves if m.kind == "flip"]
+            state = advance_chance(state.play(baseline(state) or moves[0]))
+        flips[backs] = prefs
+    assert flips[""] and max(flips[""]) > 1.0
+    assert flips["plain"] and set(flips["plain"]) == {0.0}
+
+
 def test_worlds_put_the_blind_preference_first_and_it_reads_only_the_view():
     """The determinizer orders each world's moves for its tie-break by the blind preference
     first (the same in every world with the view: it reads no hidden face and no unseen back),
