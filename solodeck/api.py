@@ -374,8 +374,8 @@ class Game:
         """How much a blind player wants ``move`` before any world is searched, read from the view
         alone (higher first; the same in every world with that view). The determinizer orders
         each world's moves by it before the world's own order (solvers/determinized.py
-        ``candidates``), so it breaks the ties between moves that win in as many worlds. None by
-        default."""
+        ``candidates``), so it breaks the ties between moves that win in as many worlds. No
+        preference by default."""
         return 0.0
 
     def estimator(self) -> str:

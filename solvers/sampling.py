@@ -129,9 +129,10 @@ def estimated_rows(game, state, samples: int, seed: int = 0, limits: Limits | No
     rows = []
     sense = -1 if game.score_sense == "lower" else 1
     # Game.rollout_keeps_rule: the rule's own move first among equal wins (then the scores)
-    rule = game.rollout_move(state) if game.rollout_keeps_rule or rule_decides(game) else None
-    first = rule if rule_decides(game) else None  # ranked first whatever the rollouts say
-    moves = state.legal_moves() if every_move and rule_decides(game) else None
+    decides = rule_decides(game)
+    rule = game.rollout_move(state) if game.rollout_keeps_rule or decides else None
+    first = rule if decides else None  # ranked first whatever the rollouts say
+    moves = state.legal_moves() if every_move and decides else None
     if adaptive:
         stats, draws, alive = halving_stats(game, state, samples, seed, limits, moves)
     else:

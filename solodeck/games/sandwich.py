@@ -303,14 +303,7 @@ class SandwichGuy(OneDeckGame):
         """The baseline policy: the most cards in hand after the draw (same suit, then same
         colour, unless the hand limit or the deck makes them equal), then the most sandwiches
         left among the cards kept, then the first in legal order. None if no sandwich."""
-        best = None
-        for move in state.legal_moves():
-            kept = state.hand.difference(move.cards)
-            drawn = min(draw_count(move.cards), HAND_LIMIT - len(kept), len(state.deck))
-            rank = (len(kept) + drawn, count_sandwiches(kept))
-            if best is None or rank > best[0]:
-                best = (rank, move)
-        return best[1] if best else None
+        return fullest_hand_move(state, count_sandwiches)
 
     def rollout_move(self, state):
         """The blind rule (rule_move): the baseline's first criterion, then the unseen cards that
@@ -360,11 +353,18 @@ def rule_move(state):
     unseen = [[0] * 13 for _suit in range(4)]
     for card in state.deck:
         unseen[card // 13][card % 13] += 1
+    return fullest_hand_move(state, lambda kept: outs(kept, unseen))
+
+
+def fullest_hand_move(state, tie_break):
+    """The move leaving the most cards in hand after the draw, then the highest ``tie_break`` of
+    the cards kept (sorted), then the first in legal order: the baseline's and the blind rule's
+    shared first criterion. None if no sandwich."""
     best = None
     for move in state.legal_moves():
         kept = sorted(state.hand.difference(move.cards))
         drawn = min(draw_count(move.cards), HAND_LIMIT - len(kept), len(state.deck))
-        rank = (len(kept) + drawn, outs(kept, unseen))
+        rank = (len(kept) + drawn, tie_break(kept))
         if best is None or rank > best[0]:
             best = (rank, move)
     return best[1] if best else None
