@@ -96,8 +96,11 @@ def kernels():
     return built
 
 
+GAME_PACKAGES = sorted(f"solodeck.games.{os.path.basename(os.path.dirname(p))}"
+                       for p in glob.glob(os.path.join("solodeck", "games", "*", "__init__.py")))
+
 setup(
-    packages=["solodeck", "solodeck.games", "solodeck.solvers", "solodeck.encodings", "solodeck.ext"],
+    packages=["solodeck", "solodeck.games", *GAME_PACKAGES, "solodeck.solvers", "solodeck.encodings", "solodeck.ext"],
     package_dir={"solodeck": "solodeck", "solodeck.solvers": "solvers",
                  "solodeck.encodings": "encodings", "solodeck.ext": "ext"},
     package_data={"solodeck": ["schema/*.json"], "solodeck.ext": ["*.pyx", "*.pxd"]},

@@ -29,7 +29,8 @@ from solodeck.api import NO_WIN, advance_chance
 from solodeck.ext import load
 from solodeck.games.boba import ROLLOUT_CANDIDATES, rule_candidates
 from solodeck.registry import get_game
-from solodeck.solvers.sampling import SplitMix64, play_out
+from solodeck.solvers.rollouts import play_out
+from solodeck.shuffle import SplitMix64
 
 GAME = get_game("boba")
 
@@ -71,7 +72,7 @@ def rollout_comparison(args):
     print(f"\nPart 3: rollouts of the blind rule, kernel vs pure Python ({args.rollout_samples} samples per move)")
     state = advance_chance(GAME.initial_state(GAME.new_deal(0)))
     for _ in range(10):
-        state = advance_chance(state.play(GAME.rollout_move(state)))
+        state = advance_chance(state.play(GAME.blind_rule(state)))
     moves = rule_candidates(state, ROLLOUT_CANDIDATES)  # what the rollouts value
     start = time.perf_counter()
     fast = GAME.fast_rollouts(state, args.rollout_samples, 0) if load("boba") is not None else None
@@ -81,7 +82,7 @@ def rollout_comparison(args):
     for move in moves:
         wins = 0
         for i in range(args.rollout_samples):
-            wins += bool(play_out(GAME, state.play(move), SplitMix64(i), GAME.rollout_move).outcome().won)
+            wins += bool(play_out(GAME, state.play(move), SplitMix64(i), GAME.blind_rule).outcome().won)
         slow.append(wins)
     python_seconds = time.perf_counter() - start
     same = fast is not None and [w for _m, w, _s in fast] == slow

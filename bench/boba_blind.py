@@ -4,7 +4,7 @@
 
 A setting is CANDIDATES,SAMPLES,ALLOCATION: how many of the rule's best targets the kernel's
 rollouts value (boba.ROLLOUT_CANDIDATES), rollouts per move, and "equal" or "adaptive"
-(sequential halving, solvers/sampling.py halving_stats). Prints each win rate, the paired
+(sequential halving, solvers/rollouts.py halving_stats). Prints each win rate, the paired
 counts, the exact McNemar p and the median seconds a deal; tune only on seeds >= 10000.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ import time
 import solodeck.games.boba as boba
 from solodeck.registry import get_game
 from solodeck.solvers.episode import RANK_FIRST_CHOICE, play_episode
-from solodeck.solvers.sampling import BlindPolicy
+from solodeck.solvers.blind import BlindPolicy
 
 from chance_bench import print_paired
 

@@ -23,7 +23,9 @@ from solodeck.registry import get_game
 from solodeck.solvers import Limits, make_solver
 from solodeck.solvers.episode import play_episode
 from solodeck.solvers.expectimax import ExpectimaxSolver
-from solodeck.solvers.sampling import BlindPolicy, rollout_stats, wilson_interval
+from solodeck.solvers.blind import BlindPolicy
+from solodeck.solvers.rollouts import rollout_stats
+from solodeck.solvers.stats import wilson_interval
 
 
 def print_paired(label_a, label_b, rows):

@@ -54,7 +54,7 @@ def win_rates(args):
     print(chance_bench.blind_time_line(rows, args.samples, p95=True))
     print(chance_bench.worker_memory_line())
     for jokers in args.baseline_jokers:
-        for name, chooser in (("baseline", GAME.baseline_move), ("blind rule", GAME.rollout_move)):
+        for name, chooser in (("baseline", GAME.baseline_move), ("blind rule", GAME.blind_rule)):
             start = time.perf_counter()
             won = sum(chance_bench.play(GAME, seed, chooser, {"jokers": jokers}).won
                       for seed in range(args.first_seed, args.first_seed + args.deals))

@@ -34,7 +34,7 @@ from solodeck.analysis import read_rows
 from solodeck.api import advance_chance
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits, make_solver
-from solodeck.solvers.sampling import BlindPolicy
+from solodeck.solvers.blind import BlindPolicy
 
 GAME = get_game("dungeon")
 

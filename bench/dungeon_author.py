@@ -31,7 +31,7 @@ import solodeck.games.dungeon as dungeon
 from solodeck.api import advance_chance
 from solodeck.registry import get_game
 from solodeck.shuffle import SplitMix64
-from solodeck.solvers.sampling import wilson_interval
+from solodeck.solvers.stats import wilson_interval
 
 GAME = get_game("dungeon")
 

@@ -12,7 +12,7 @@ import time
 
 from solodeck.games.dungeon import Dungeon, GAME
 from solodeck.solvers.episode import RANK_FIRST_CHOICE, play_episode
-from solodeck.solvers.sampling import BlindPolicy
+from solodeck.solvers.blind import BlindPolicy
 
 from chance_bench import print_paired
 

@@ -14,7 +14,7 @@ import csv
 import math
 import sys
 
-from solodeck.solvers.sampling import wilson_interval
+from solodeck.solvers.stats import wilson_interval
 
 
 def wins(path: str, mode: str) -> dict:

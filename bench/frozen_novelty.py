@@ -40,7 +40,7 @@ from solodeck.ext import load
 from solodeck.games.frozen_novelty import VARIANTS
 from solodeck.registry import get_game
 from solodeck.solvers import Limits, ReachabilitySolver, make_solver
-from solodeck.solvers.sampling import wilson_interval
+from solodeck.solvers.stats import wilson_interval
 
 GAME = get_game("frozen-novelty")
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "frozen-novelty"
@@ -135,7 +135,7 @@ BLIND_SETTINGS = (("standard", {}), ("very-hard", {"variant": "very-hard"}), ("p
 
 def part3(args, out):
     from solodeck.solvers.episode import play_episode
-    from solodeck.solvers.sampling import BaselinePolicy, BlindPolicy
+    from solodeck.solvers.blind import BaselinePolicy, BlindPolicy
 
     out("")
     out(f"Part 3: blind play, seeds {args.first_seed}-; baseline on {args.baseline_deals} deals, blind policy "
@@ -156,7 +156,7 @@ def part3(args, out):
             wins += _won(final)
             ranked += timed.calls
             busy += timed.seconds
-            valued += policy.determinizer.valued
+            valued += policy.estimator.valued
         lo, hi = wilson_interval(base, args.baseline_deals)
         blo, bhi = wilson_interval(wins, args.blind_deals)
         out(f"{name:<12} {base / args.baseline_deals:6.1%} ({lo:.1%}-{hi:.1%}){'':<6} "

@@ -23,7 +23,7 @@ from solodeck.games.hide_and_seek import CanonicalSolver
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits, solve_open
 from solodeck.solvers.episode import play_episode
-from solodeck.solvers.sampling import BlindPolicy
+from solodeck.solvers.blind import BlindPolicy
 
 GAME = get_game("hide-and-seek")
 

@@ -2,7 +2,7 @@
 
     python bench/hide_and_seek_blind.py --seeds 10000-10199 --samples 32 --moves 12 [--adaptive] [--keeps-rule]
 
-Plays the blind policy (rollouts of the blind rule, solvers/sampling.py) with the given
+Plays the blind policy (rollouts of the blind rule, solvers/rollouts.py) with the given
 samples per move, candidate moves (Game.rollout_moves) and allocation, and the rule alone, on
 each seed; prints both win rates, the paired counts, the exact McNemar p and the median seconds a
 deal of the blind policy. Tune on seeds 10000 and up only.
@@ -14,7 +14,7 @@ import time
 from solodeck.compare import mcnemar_p
 from solodeck.games.hide_and_seek import GAME
 from solodeck.solvers.episode import RANK_FIRST_CHOICE, play_episode
-from solodeck.solvers.sampling import policy
+from solodeck.solvers.blind import policy
 
 
 def main():

@@ -30,7 +30,7 @@ from chance_bench import percentile
 from solodeck.registry import get_game
 from solodeck.solvers import Limits, ReachabilitySolver, solve_open
 from solodeck.solvers.episode import play_episode
-from solodeck.solvers.sampling import BlindPolicy
+from solodeck.solvers.blind import BlindPolicy
 from solodeck.games.loot_the_loop import trinket_value
 
 GAME = get_game("loot-the-loop")

@@ -33,7 +33,7 @@ from functools import lru_cache
 from solodeck.api import advance_chance
 from solodeck.games.loot_the_loop import trinket_value
 from solodeck.registry import get_game
-from solodeck.solvers.sampling import wilson_interval
+from solodeck.solvers.stats import wilson_interval
 
 GAME = get_game("loot-the-loop")
 DECK = 53

@@ -4,7 +4,7 @@ of two such runs.
     python bench/skyway_blind.py run --seeds 10000-10199 --samples 32 --out A.csv
     python bench/skyway_blind.py pair A.csv B.csv
 
-``run`` plays the blind policy (solvers/sampling.py) with the given rollouts a move and allocation
+``run`` plays the blind policy (solvers/rollouts.py) with the given rollouts a move and allocation
 (--adaptive: sequential halving) and, with --no-exact, without the exact blind values of the last two
 turns (LastTurnValuer: rollouts alone, the policy before issue 41), appending
 seed,won,score,seconds rows as deals finish (a rerun skips the seeds already there). ``pair``
@@ -20,7 +20,8 @@ from pathlib import Path
 from solodeck.compare import mcnemar_p
 from solodeck.games.skyway import GAME
 from solodeck.solvers.episode import RANK_FIRST_CHOICE, play_episode
-from solodeck.solvers.sampling import BlindPolicy, wilson_interval
+from solodeck.solvers.blind import BlindPolicy
+from solodeck.solvers.stats import wilson_interval
 
 
 def private_kernel():

@@ -3,7 +3,7 @@
 
 It mirrors solodeck/games/area52.py (the reference) and is tested equal to it
 (tests/test_area52.py): the same legal moves, the same baseline moves, and rollouts that draw the
-same cards with the same generator (solvers/sampling.py's play_out), sample for sample.
+same cards with the same generator (solvers/rollouts.py's play_out), sample for sample.
 
 - ``legal_moves(table, alien, wave)``: (kind, a, b) of every move (kind 0 dual, 1 single,
   2 sacrifice; b = -1 unless a dual), in the reference's order;

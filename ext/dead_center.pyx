@@ -3,7 +3,7 @@
 
 It mirrors solodeck/games/dead_center.py (the reference) and is tested equal to it
 (tests/test_dead_center.py): the same legal moves, and rollouts that draw the same cards with the
-same generator (solvers/sampling.py's play_out), sample for sample.
+same generator (solvers/rollouts.py's play_out), sample for sample.
 
 - ``legal_moves(tops, faces, status, step, card, cell)``: (kind, where) of every move (kind 0
   reveal, 1 play, 2 kill, 3 pass; where 1-12 or 1-9 as in the reference's moves), in its order;

@@ -15,7 +15,7 @@ every number p + q√3 scaled to integers (``sign3``: exact). Floats only order 
 feed the distance bound, always with a margin on the side of not cutting.
 
 Also here: the blind rule's rollouts for the blind policy (``rollouts``), drawing with
-solvers/sampling.py's SplitMix64 exactly as the reference's sample_chance does, and the value
+solvers/rollouts.py's SplitMix64 exactly as the reference's sample_chance does, and the value
 table that rule reads (``value_table``, solodeck/games/dungeon_values.py's build_table in C).
 """
 from libc.math cimport sqrt, ceil, floor
@@ -1217,7 +1217,7 @@ cdef int rollout(int* counts0, int* path, int L0, int extra, int monster, int sk
     """One game of the blind rule (dungeon.State.rule_move; the baseline when ``t`` is NULL: every
     worth 0, the baseline's order alone) from the start of a round (``monster`` -1, ``extra``
     offered beside it) or from the deal of a round whose monster (a value) is chosen: 1 won, 0
-    lost. The draws are solvers/sampling.py's play_out with SplitMix64(seed)."""
+    lost. The draws are solvers/rollouts.py's play_out with SplitMix64(seed)."""
     cdef int counts[14]
     cdef int pts[4 * (MAX_PATH + 50)]
     cdef int pv[MAX_PATH + 50]

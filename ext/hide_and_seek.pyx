@@ -13,7 +13,7 @@ low. Choices are codes: FINISH (-1), place p (p), withdraw p (100 + p), reveal x
 (200 + 16 x + p).
 
 Blind mode: ``rollouts`` plays the blind rule (the reference's rule_move) after each candidate
-move over sampled draws, the same draws as solvers/sampling.py's rollouts of the reference, and
+move over sampled draws, the same draws as solvers/rollouts.py's rollouts of the reference, and
 ``rule_move`` is the rule alone (the tests compare both with the reference).
 """
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
@@ -671,7 +671,7 @@ def rollouts(int up, faces, spaces, int top, rest, int score, moves, int samples
              thresholds, int win_score):
     """[(wins, sum of winning scores, sum of losing scores)] for each (kind, where) of ``moves``:
     the move, then the blind rule to the end, over ``samples`` draws (draw i from SplitMix64(seed
-    + i), as solvers/sampling.py's rollouts of the reference)."""
+    + i), as solvers/rollouts.py's rollouts of the reference)."""
     cdef Blind root, b
     cdef Rule t
     cdef int i, kind, where, first_kind, first_where, wins, won_total, lost_total

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The Sandwich Guy kernel: blind mode's rollouts (the hot loop of the blind policy) in C.
 
-It mirrors the reference engine (solodeck/games/sandwich.py) and solvers/sampling.py: the same
+It mirrors the reference engine (solodeck/games/sandwich.py) and solvers/rollouts.py: the same
 legal moves in the same order (the hand's cards ascending, triples in lexicographic order), the
 same rules (the baseline policy and the blind rule, RULE_* below), and the same sampled draws:
 a draw of n cards is a partial Fisher-Yates shuffle of the deck in ascending card order,
@@ -16,7 +16,7 @@ from shared cimport next_random
 
 cdef enum:
     RULE_BASELINE = 0   # SandwichGuy.baseline_move
-    RULE_OUTS = 1       # SandwichGuy.rollout_move (rule_move): the blind rule
+    RULE_OUTS = 1       # SandwichGuy.blind_rule (rule_move): the blind rule
     HAND_LIMIT = 8
     MAX_HAND = 8
     MAX_DECK = 52

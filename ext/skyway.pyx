@@ -4,7 +4,7 @@ search (``Endgame``: the exact endgame search and the pilot method; see its sect
 
 It mirrors solodeck/games/skyway.py (the reference) and is tested equal to it
 (tests/test_skyway_kernel.py): the same chain lengths, the same baseline moves, and rollouts that
-draw the same cards with the same generator (solvers/sampling.py's play_out), sample for sample.
+draw the same cards with the same generator (solvers/rollouts.py's play_out), sample for sample.
 
 - ``chain_lengths(grid)``: per suit S H D C, the longest chain (see the reference);
 - ``legal_moves(market)``: the (stack, cell) moves its loops try;

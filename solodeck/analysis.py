@@ -4,7 +4,7 @@
 
 - **open**: the exact solver with every card known (the same answer as ``solodeck solve``);
   verdict winnable / unwinnable / unknown (a limit stopped it), the best score, the states searched;
-- **blind**: the blind policy (solvers/sampling.py, what ``solodeck play --policy blind`` does)
+- **blind**: the blind policy (solvers/rollouts.py, what ``solodeck play --policy blind`` does)
   plays the deal without seeing the order of the deck; verdict won / lost, the score of a win,
   and its win probability at the first decision (exact or estimated, as the policy knew it).
 
@@ -32,7 +32,7 @@ from pathlib import Path
 
 from .errors import SolodeckError, UnsupportedError
 from .result import Limits, Verdict
-from .solvers.sampling import wilson_interval
+from .solvers.stats import wilson_interval
 
 COLUMNS = ["seed", "mode", "verdict", "exact", "score", "win_probability", "states", "seconds", "engine"]
 WON = {"open": Verdict.WINNABLE, "blind": Verdict.WON}  # a won row's verdict, by mode
@@ -56,7 +56,7 @@ def solve_deal(settings: Settings, seed: int, mode: str) -> dict:
     from .registry import get_game
     from .solvers import make_solver
     from .solvers.episode import RANK_FIRST_CHOICE, play_episode
-    from .solvers.sampling import BlindPolicy
+    from .solvers.blind import BlindPolicy
 
     game = get_game(settings.game)
     deal = game.new_deal(seed, settings.options)

@@ -15,8 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import DealError, MoveError, UnsupportedError
 from . import cards as C
+from .errors import DealError, MoveError, UnsupportedError
+from .ext import load as load_extension
+from .shuffle import shuffled
 
 
 @dataclass(frozen=True)
@@ -236,38 +238,16 @@ class Game:
     reshuffles: bool = False     # piles reshuffled during play, their order fixed by the deal (docs/deals.md):
                                  # open mode's choices pick what they deal (results/README.md marks it)
     has_hidden: bool = False     # faces on the table the player cannot see (not only future draws):
-                                 # the state offers view() and sample_world(), blind mode
-                                 # estimates by determinization (solvers/determinized.py)
+                                 # the state offers view() and sample_world() (blind mode's worlds)
     score_name: str | None = None
     score_sense: str | None = None  # "lower" or "higher" is better; None: the game has no score
     loss_has_score: bool = False  # a lost game has a score too (Outcome.score): solve, play, analyze and
                                   # hint files all report it; elsewhere a loss's score is null
-    scores_losses: bool = False  # a loss scores too, worth playing for: blind rollouts rank moves with
-                                 # equal wins by their losing scores (solvers/sampling.py)
-    modes: tuple = ("open",)     # "blind" too: the game then has a baseline_move policy
+    modes: tuple = ("open",)     # "blind" too: the game then has a baseline_move policy and a blind plan
     aspiration: bool = True      # exact search aims first at the optimistic bound (solvers/dfs.py);
                                  # off where that bound is far above typical wins
     anytime: bool = False        # whole deals are far too big to exhaust: make_solver gives the anytime
                                  # search (solvers/anytime.py), which needs State.heuristic()
-    rollout_moves: int | None = None  # blind rollouts value only this many of search_moves() (best
-                                 # first): for games with many moves and no compiled rollouts; 0: the
-                                 # policy plays the rollout rule's move and rolls out only it (solve and
-                                 # hint files roll out every move too: solvers/sampling.py rule_decides)
-    rollout_keeps_rule: bool = False  # among moves of equal rollout wins, the rollout rule's own move
-                                 # first: the policy leaves the rule only for more wins in the samples
-    rollout_adaptive: bool = False  # the blind policy's rollouts by sequential halving (solvers/sampling.py
-                                 # halving_stats: the same budget, more of it on the moves in contention);
-                                 # switched on per game where `solodeck compare` shows the gain
-    rollout_subsets: bool = False  # fast_rollouts(state, samples, seed, moves=...) values only those moves
-                                 # (else the kernel values all and the others are dropped: same numbers)
-    blind_samples: int = 64      # the blind policy's samples per decision by default (rollouts per move; sampled
-                                 # worlds in games with hidden faces, each world far dearer than a rollout)
-    blind_estimator: str | None = None  # beyond the exact tree: "rollouts" (the rollout rule over sampled draws),
-                                 # "determinized" (sampled worlds solved open) or "rule" (the rollout rule's
-                                 # own move, where rolling it out is too dear); None: determinized for games
-                                 # with hidden faces, rollouts otherwise
-    blind_exact_states: int | None = None  # the blind policy's exact attempt at a decision stores at
-                                 # most this many states (None: solvers/sampling.py's default; 0: none)
     acyclic: bool = True         # no move sequence returns to a position (solvers/dfs.py); False:
                                  # positions repeat, solvers/reach.py searches (games without a score)
     options: dict = {}           # option name -> (default, allowed values)
@@ -300,18 +280,11 @@ class Game:
     def load_kernel(self):
         """The compiled kernel module ``solodeck.ext.<kernel>``, or None (not built, or
         SOLODECK_NO_EXTENSIONS=1)."""
-        from .ext import load
-
-        return load(self.kernel) if self.kernel else None
+        return load_extension(self.kernel) if self.kernel else None
 
     def fast_solver(self, limits, progress=None):
         """A compiled exact open-mode solver with DepthFirstSolver's interface (``solve(state)``,
         ``value(state)``), or None: then solvers.make_solver picks the generic search."""
-        return None
-
-    def blind_exact_states_at(self, state) -> int | None:
-        """The blind policy's exact attempt's budget at this decision, where the game knows its tree
-        is small enough for more than ``blind_exact_states``; None: that default."""
         return None
 
     def fast_expectimax(self, limits):
@@ -319,9 +292,10 @@ class Game:
         solvers/expectimax.py), or None."""
         return None
 
-    def fast_rollouts(self, state, samples: int, seed: int):
-        """[(move, wins, sum of winning scores)] of rollouts of ``rollout_move`` in a kernel (the same draws
-        as solvers/sampling.py's), or None. A game that sets ``rollout_subsets`` takes ``moves=`` too."""
+    def fast_rollouts(self, state, samples: int, seed: int, moves: list | None = None):
+        """[(move, wins, sum of winning scores[, sum of losing scores])] of rollouts of ``blind_rule``
+        in a kernel (the same draws as solvers/rollouts.py's), or None. ``moves``: the moves to value
+        (None: the blind plan's candidates); a kernel that values others as well may return them too."""
         return None
 
     def kernel_moves(self, state) -> list | None:
@@ -333,10 +307,8 @@ class Game:
     # -- games of several players (several_players) ---------------------------------------------
     def solver(self, limits, progress=None):
         """The engine of each seat's guarantee (``value(state, seat)``, ``move_values(state)``,
-        ``nodes``): solvers/paranoid.py, or the game's compiled one."""
-        from .solvers.paranoid import ParanoidSolver
-
-        return ParanoidSolver(limits, progress)
+        ``nodes``): solvers/paranoid.py, or the game's compiled one. Games of several players only."""
+        raise UnsupportedError(f"{self.name} is not a game of several players")
 
     def hand_report(self, deal: Deal, state, solver) -> tuple:
         """(text lines, JSON data) of ``solodeck solve``: every seat's guarantee from ``state``
@@ -357,30 +329,23 @@ class Game:
             proven.append(getattr(solver, "proven", None))
         return values, proven
 
+    # -- blind mode ("blind" in modes) ----------------------------------------------------------
     def baseline_move(self, state):
         """The baseline policy: a simple rule a person would use. Every game with a blind mode
-        has one (rollouts play it)."""
+        has one."""
         raise UnsupportedError(f"{self.name} has no baseline policy")
 
-    def rollout_move(self, state):
-        """The rule rollouts play after the move they value (solvers/sampling.py): the baseline by
-        default. A game whose baseline is far weaker than another rule of its own that is just as
-        blind (it sees only what the player sees) rolls out with that rule instead: the policy
-        built on rollouts is then a step of improvement over the stronger rule. A game's compiled
-        ``fast_rollouts`` must play this same rule."""
+    def blind_rule(self, state):
+        """The game's blind rule: what rollouts play after the move they value, and what the blind
+        policy improves on (solvers/blind.py). The baseline by default; a game whose baseline is far
+        weaker than another rule of its own that is just as blind (it reads only what the player
+        sees) names that rule. A compiled ``fast_rollouts`` must play this same rule."""
         return self.baseline_move(state)
 
-    def blind_preference(self, state, move) -> float:
-        """How much a blind player wants ``move`` before any world is searched, read from the view
-        alone (higher first; the same in every world with that view). The determinizer orders
-        each world's moves by it before the world's own order (solvers/determinized.py
-        ``candidates``), so it breaks the ties between moves that win in as many worlds. No
-        preference by default."""
-        return 0.0
-
-    def estimator(self) -> str:
-        """How the blind policy estimates beyond the exact tree (``blind_estimator``)."""
-        return self.blind_estimator or ("determinized" if self.has_hidden else "rollouts")
+    def blind_plan(self, options: dict | None = None):
+        """How the blind policy plays this game (``options``: the deal's): a solvers.plan.BlindPlan,
+        or None for the default plan (rollouts of the blind rule, every move, 64 samples)."""
+        return None
 
     # -- values --------------------------------------------------------------------------------
     def utility(self, outcome: Outcome | None) -> tuple:
@@ -465,8 +430,6 @@ class OneDeckGame(Game):
     number_cards_only = False
 
     def seeded_piles(self, seed, options):
-        from .shuffle import shuffled
-
         return {"deck": shuffled(C.standard_deck(number_cards_only=self.number_cards_only), seed)}
 
     def check_piles(self, piles, source):

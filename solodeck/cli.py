@@ -522,11 +522,11 @@ HINT_EXACT_SECONDS = 1.0    # blind hint files: the exact attempt's default budg
 
 def _solve_blind(args, game, deal) -> int:
     """The best move at the deal's first decision for a player who cannot see the deck order:
-    exact expectimax within the limits, else the rollout estimator (solvers/sampling.py)."""
+    exact expectimax within the limits, else the game's estimator (solvers/blind.py)."""
     from .api import advance_chance
     from .hints import build_blind_hints, write_hints
     from .solvers import Limits
-    from .solvers.sampling import BlindPolicy, solve_blind
+    from .solvers.blind import BlindPolicy, solve_blind
 
     for flag, name in ((args.all_openings, "--all-openings"), (args.engine != "dfs", "--engine")):
         if flag:
@@ -539,13 +539,12 @@ def _solve_blind(args, game, deal) -> int:
     progress, close = _progress(args.quiet or args.json)
     try:
         state = advance_chance(game.initial_state(deal))  # the cards seen before the first decision
-        samples = args.samples or (100 if game.estimator() == "determinized" else 1000)
-        result = solve_blind(game, state, limits, samples, 0, progress)
+        result = solve_blind(game, state, limits, args.samples, 0, progress)
         # each decision's exact attempt: a second at most, and nothing once the budget is spent; where
         # the first decision was exact, every later tree is a subtree of it: the same budget proves it
         per_decision = Limits(exact_seconds if result.exact else HINT_EXACT_SECONDS, args.max_states, args.memory,
                               deadline)
-        hint_policy = BlindPolicy(game, args.samples or game.blind_samples, 0, per_decision, every_move=True)
+        hint_policy = BlindPolicy(game, args.samples, 0, per_decision, every_move=True)
         hints = build_blind_hints(game, deal, hint_policy, per_decision) if args.hints else None
     finally:
         close()
@@ -603,12 +602,12 @@ def _how_estimated(row) -> str:
 
 def cmd_play(args) -> int:
     from .solvers.episode import RANK_CHOICES, play_episode
-    from .solvers.sampling import policy as make_policy
+    from .solvers.blind import policy as make_policy
 
     game = get_game(args.game)
     if not game.has_chance:
         raise UnsupportedError(f"{game.name} has no chance after the deal: `solodeck solve` gives its best line")
-    chooser = make_policy(game, args.policy, args.samples or game.blind_samples)
+    chooser = make_policy(game, args.policy, args.samples)
     decisions, state = play_episode(game.initial_state(game.new_deal(args.seed, _options(game, args))), chooser,
                                     RANK_CHOICES)
     steps = []
@@ -644,6 +643,7 @@ def cmd_analyze(args) -> int:
 
     from .report import plot_game, summary_text
     from .analysis import Settings, analyze, read_rows
+    from .solvers.plan import plan_of
 
     game = get_game(args.game)
     if game.several_players:
@@ -658,7 +658,8 @@ def cmd_analyze(args) -> int:
         modes = [args.mode]
     out = Path(args.out or Path(DEFAULT_OUT) / game.name)
     options = _options(game, args)
-    settings = Settings(game.name, modes, args.time_limit, args.memory, args.samples or game.blind_samples, options)
+    samples = args.samples or plan_of(game).samples  # recorded in run.json: a resumed run must match
+    settings = Settings(game.name, modes, args.time_limit, args.memory, samples, options)
     seeds = range(args.first_seed, args.first_seed + args.deals)
     summary = analyze(settings, seeds, out, jobs=args.jobs, scheduler=args.scheduler, resume=args.resume,
                       progress=not (args.quiet or args.json),
@@ -675,7 +676,7 @@ def cmd_analyze(args) -> int:
 
 def cmd_compare(args) -> int:
     from .compare import Comparison, compare, summary_text
-    from .solvers.sampling import POLICIES, policy
+    from .solvers.blind import POLICIES, policy
 
     game = get_game(args.game)
     options = _options(game, args)
@@ -728,7 +729,7 @@ def _solve_with_engine(args, game, limits, solver, start):
         return model.solve(start)
     def search():
         engine = make_solver(game, limits)
-        if isinstance(engine, type(model)):  # the game's own engine is its model (Dead Center): race the generic search
+        if isinstance(engine, type(model)):  # the game's own engine is its model: race the generic search against it
             return (DepthFirstSolver if game.acyclic else ReachabilitySolver)(game, limits)
         return engine
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 import os
 import statistics
 import sys
@@ -28,7 +27,7 @@ from pathlib import Path
 
 from .analysis import Progress
 from .errors import SolodeckError
-from .solvers.sampling import wilson_interval
+from .solvers.stats import mcnemar_p, wilson_interval
 
 COLUMNS = ["seed", "won_a", "won_b", "score_a", "score_b", "seconds_a", "seconds_b"]
 
@@ -38,31 +37,23 @@ class Comparison:
     """What a row depends on (a resumed --out file must hold the same)."""
 
     game: str
-    policies: list                # [A, B]: names from solvers.sampling.POLICIES
+    policies: list                # [A, B]: names from solvers.blind.POLICIES
     samples: int | None = None    # the blind policies' samples per decision (None: the game's default)
     options: dict = field(default_factory=dict)
-
-
-def mcnemar_p(only_a: int, only_b: int) -> float:
-    """Exact two-sided McNemar p-value: under "equally good" each of the n = only_a + only_b
-    discordant deals is A's with probability 1/2; twice the tail of the smaller count, at most 1."""
-    n = only_a + only_b
-    tail = sum(math.comb(n, k) for k in range(min(only_a, only_b) + 1))
-    return min(1.0, 2 * tail / 2 ** n)  # integer arithmetic to the last division: no underflow on the way
 
 
 def play_deal(comparison: Comparison, seed: int) -> dict:
     """The row of one deal: both policies play it from the start (runs in whichever worker gets it)."""
     from .registry import get_game
     from .solvers.episode import RANK_FIRST_CHOICE, play_episode
-    from .solvers.sampling import policy
+    from .solvers.blind import policy
 
     game = get_game(comparison.game)
     deal = game.new_deal(seed, comparison.options)
     row = {"seed": seed}
     for tag, name in zip("ab", comparison.policies):
         start = time.perf_counter()
-        chooser = policy(game, name, comparison.samples or game.blind_samples)
+        chooser = policy(game, name, comparison.samples)
         _decisions, final = play_episode(game.initial_state(deal), chooser, RANK_FIRST_CHOICE)  # as analyze plays
         outcome = final.outcome()
         row[f"won_{tag}"] = outcome is not None and outcome.won  # no outcome: the policy gave up, lost

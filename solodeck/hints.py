@@ -109,7 +109,7 @@ def build_hand_hints(game, deal: Deal, solver) -> dict:
 
 
 def build_blind_hints(game, deal: Deal, blind_policy, limits=None) -> dict:
-    """Blind mode: play the deal's draws with ``blind_policy`` (solvers/sampling.py) and write, at
+    """Blind mode: play the deal's draws with ``blind_policy`` (solvers/rollouts.py) and write, at
     each decision, every move ranked by blind win probability: exact where the expectimax tree
     fits the policy's budget, else estimated by rollouts with an interval and a sample count.
     Once ``limits``' deadline has passed, the game's baseline (its simple, cheap rule) plays on
@@ -118,7 +118,7 @@ def build_blind_hints(game, deal: Deal, blind_policy, limits=None) -> dict:
     The line is what a player who cannot see the deck would play on this deal; the file's verdict
     and score are that line's result (``unwinnable`` only when the first decision is exact at 0)."""
     from .solvers.episode import RANK_ALWAYS, play_episode
-    from .solvers.sampling import unvalued_rows
+    from .solvers.stats import unvalued_rows
 
     if limits is not None and limits.deadline is not None:
         blind_policy = _UntilDeadline(game, blind_policy, limits)
@@ -175,7 +175,7 @@ class _UntilDeadline:
 
 
 def _blind_verdict(row) -> str:
-    if row["win_probability"] is None:  # not rolled out (Game.rollout_moves)
+    if row["win_probability"] is None:  # passed over by the estimator (BlindPlan.candidates, BlindPlan.estimate)
         return "unknown"
     if row["win_probability"] > 0:  # exact, or some sampled draw was won: a win is possible
         return "winnable"

@@ -1,8 +1,9 @@
 """The game registry: names and aliases -> Game instances.
 
-Games register themselves: every module of ``solodeck.games`` defines a ``GAME`` instance whose
-class declares its name, aliases, title, kernel and model (solodeck/api.py), and this module
-finds them all; adding a game edits no shared file. The seed games not written yet are listed
+Games register themselves: every package of ``solodeck.games`` (one a game, or one a family of
+games: the trick games) defines a ``GAME`` instance, or a tuple ``GAMES`` of them, whose class
+declares its name, aliases, title, kernel and model (solodeck/api.py), and this module finds them
+all; adding a game edits no shared file. The seed games not written yet are listed
 in PLANNED, so deal files and `solodeck games` can name them; each leaves the list when its
 module lands (a test checks that no name is both).
 """
@@ -21,10 +22,11 @@ PLANNED: list = []
 
 def _discover() -> dict[str, Game]:
     found = {}
-    for module in sorted(m.name for m in pkgutil.iter_modules(_games_package.__path__)):
-        game = importlib.import_module(f"{_games_package.__name__}.{module}").GAME
-        assert game.name and game.name not in found, f"games/{module}.py: GAME.name {game.name!r} missing or taken"
-        found[game.name] = game
+    for package in sorted(m.name for m in pkgutil.iter_modules(_games_package.__path__)):
+        module = importlib.import_module(f"{_games_package.__name__}.{package}")
+        for game in getattr(module, "GAMES", None) or (module.GAME,):
+            assert game.name and game.name not in found, f"games/{package}: GAME.name {game.name!r} missing or taken"
+            found[game.name] = game
     for name, aliases, title in PLANNED:
         assert name not in found, f"{name} has landed: remove it from registry.PLANNED"
         game = Game()  # planned: named, refused with a clear error

@@ -4,7 +4,11 @@
 - anytime.py: a beam line first, then dfs.py above it, for games too big to exhaust;
 - reach.py: exact open-mode reachability search for games whose positions repeat (Tarjan);
 - expectimax.py: exact blind-mode values over chance nodes;
-- sampling.py: rollout estimates and the policies (baseline, blind);
+- plan.py: BlindPlan, how the blind policy plays a game (the game picks it: Game.blind_plan);
+- blind.py: the blind policies (baseline, rule, blind) and solve_blind, one decision's answer;
+- rollouts.py, determinized.py: the estimators beyond the exact tree (rollouts, sampled worlds);
+- stats.py: the Wilson interval, the exact McNemar test;
+- paranoid.py: games of several players, each seat against all the others;
 - episode.py: a policy plays a deal to the end;
 - portfolio.py: several exact engines raced in parallel.
 

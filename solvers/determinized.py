@@ -29,18 +29,22 @@ from __future__ import annotations
 from solodeck.api import advance_chance
 from solodeck.result import Limits
 from solodeck.shuffle import SplitMix64
-from .sampling import unvalued_rows, wilson_interval
+from . import make_solver
+from .plan import BlindPlan, plan_of
+from .stats import unvalued_rows, wilson_interval
 
 WORLD_SECONDS = 0.03  # the open solver's cap per position and world (a stopped search counts as a loss)
 
 
 class Determinizer:
-    """Ranks the moves of a decision over sampled worlds (see the module's note)."""
+    """Ranks the moves of a decision over sampled worlds (see the module's note): Estimator.DETERMINIZED
+    behind the estimators' interface (``name``, ``rows(state, limits, every_move)``, ``moved(state, move)``)."""
 
-    def __init__(self, game, samples: int = 16, seed: int = 0, seconds: float | None = None):
-        from . import make_solver  # solvers/__init__ imports this module's users
+    name = "determinized"
 
-        self.game, self.samples, self.seed = game, samples, seed
+    def __init__(self, game, plan: BlindPlan | None = None, seed: int = 0, seconds: float | None = None):
+        self.game, self.plan, self.seed = game, plan or plan_of(game), seed
+        self.samples = self.plan.samples
         seconds = WORLD_SECONDS if seconds is None else seconds  # read now: tests may raise the cap
         self.solver = make_solver(game, Limits(time_limit=seconds, memory_mb=512))
         self.worlds: list = []
@@ -69,8 +73,9 @@ class Determinizer:
         self._seen = seen
         return self.worlds
 
-    def moved(self, move) -> None:
-        """The player made ``move`` from where the worlds are."""
+    def moved(self, state, move) -> None:
+        """The player makes ``move`` at ``state``: the worlds are brought there, and follow the move."""
+        self.worlds_for(state)
         self._moved = move
 
     def _follow(self, state, seen):
@@ -94,12 +99,13 @@ class Determinizer:
         return out
 
     # -- the ranking ---------------------------------------------------------------------------
-    def rows(self, state) -> list:
+    def rows(self, state, limits: Limits | None = None, every_move: bool = False) -> list:
         """Every legal move as a row (move, win_probability, interval, samples, expected_score,
         exact False, estimator, capped), best first: the fraction of worlds won, then the mean
         winning score, then the game's own order in the worlds (``candidates``: Frozen Novelty
         turns cards over late, which a blind player wants). Moves to the same view share one
-        valuation; moves left out of the candidates are listed last, unvalued (as rollouts do)."""
+        valuation; moves left out of the candidates are listed last, unvalued (as rollouts do).
+        The worlds' solver has its own cap (``limits`` and ``every_move`` are the rollouts')."""
         worlds = self.worlds_for(state)
         alive = [w for w in worlds if self._wins(w)]  # a world lost now is lost after every move
         by_view: dict = {}
@@ -129,16 +135,16 @@ class Determinizer:
         return rows + unvalued_rows(state, rows)
 
     def candidates(self, state, worlds) -> list:
-        """The moves to value, best first by the game's own order in each world (its
-        ``blind_preference``, then search_moves), summed (a Borda count): the state's own order may
+        """The moves to value, best first by the game's own order in each world (the plan's
+        ``preference``, then search_moves), summed (a Borda count): the state's own order may
         read its hidden faces (Frozen Novelty digs towards the cards its foundations need), the
-        worlds' orders only read the view. A game that sets ``rollout_moves`` has only that many
-        valued."""
-        prefer = self.game.blind_preference
-        orders = [sorted(w.search_moves(), key=lambda m, w=w: -prefer(w, m)) for w in worlds]  # stable
+        worlds' orders only read the view. Only ``plan.candidates`` of them are valued."""
+        prefer = self.plan.preference
+        orders = [w.search_moves() if prefer is None else sorted(w.search_moves(), key=lambda m, w=w: -prefer(w, m))
+                  for w in worlds]  # sorted is stable: the world's own order breaks the preference's ties
         places = [{m: i for i, m in enumerate(order)} for order in orders]
         moves = sorted(state.legal_moves(), key=lambda m: sum(p.get(m, len(p)) for p in places))
-        return moves if self.game.rollout_moves is None else moves[:self.game.rollout_moves]
+        return moves if self.plan.candidates is None else moves[:self.plan.candidates]
 
     def _wins(self, world) -> bool:
         value, exact = self._value(world)

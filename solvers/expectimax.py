@@ -11,7 +11,7 @@ E[score x win] is kept rather than E[score | win] because it averages linearly o
 ``expected_score = E[score x win] / P(win)`` is what is reported. A table on ``state.view()``
 (what the player sees: the key, in games whose only unseen cards are draws) shares
 transpositions. Values are exact, as far as floating point allows, when the whole tree is
-searched. A limit stops the search and the result says so; solvers/sampling.py estimates beyond
+searched. A limit stops the search and the result says so; solvers/rollouts.py estimates beyond
 that. A game may offer a compiled valuer (``game.fast_expectimax``, e.g. ext/foursquare.pyx): it
 then values whole subtrees.
 

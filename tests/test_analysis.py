@@ -12,7 +12,8 @@ from solodeck.api import advance_chance
 from solodeck.ext import load
 from solodeck.registry import get_game
 from solodeck.analysis import Settings, analyze, read_rows, solve_deal, summarize
-from solodeck.solvers.sampling import BlindPolicy, wilson_interval
+from solodeck.solvers.blind import BlindPolicy
+from solodeck.solvers.stats import wilson_interval
 
 
 def _results(summary):

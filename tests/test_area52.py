@@ -21,7 +21,8 @@ from solodeck.result import Limits
 from solodeck.shuffle import shuffled
 from solodeck.solvers import DepthFirstSolver, solve_open
 from solodeck.solvers.expectimax import ExpectimaxSolver
-from solodeck.solvers.sampling import BlindPolicy, rollout_stats
+from solodeck.solvers.blind import BlindPolicy
+from solodeck.solvers.rollouts import rollout_stats
 
 COUNTS = Path(__file__).parent / "data" / "area52_move_counts.json"
 AREA52_PUZZLES = sorted((PUZZLES / "area-52").glob("*.toml"))

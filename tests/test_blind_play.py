@@ -1,4 +1,4 @@
-"""Blind play beyond the exact frontier (solvers/sampling.py) and the commands that use it."""
+"""Blind play beyond the exact frontier (solvers/rollouts.py) and the commands that use it."""
 import json
 
 import pytest
@@ -7,7 +7,10 @@ from conftest import PUZZLES
 from solodeck.api import advance_chance
 from solodeck.registry import get_game
 from solodeck.solvers import Limits
-from solodeck.solvers.sampling import SplitMix64, estimated_rows, exact_rows, solve_blind, wilson_interval
+from solodeck.solvers.blind import exact_rows, solve_blind
+from solodeck.solvers.rollouts import estimated_rows
+from solodeck.solvers.stats import wilson_interval
+from solodeck.shuffle import SplitMix64
 
 GAME = get_game("foursquare")
 

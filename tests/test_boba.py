@@ -17,7 +17,9 @@ from solodeck.games.boba import (CARDS, KICK, NO_DISCARDS, STAY, Odds, State, Ta
 from solodeck.registry import get_game
 from solodeck.solvers import Limits, solve_open
 from solodeck.solvers.expectimax import ExpectimaxSolver
-from solodeck.solvers.sampling import SplitMix64, estimated_rows, exact_rows, play_out
+from solodeck.solvers.blind import exact_rows
+from solodeck.solvers.rollouts import estimated_rows, play_out
+from solodeck.shuffle import SplitMix64
 
 GAME = get_game("boba")
 PERFT = Path(__file__).parent / "data" / "boba_move_counts.json"
@@ -340,8 +342,8 @@ def test_rollouts_match_the_python_playout():
     """Rollouts are the move then the blind rule over SplitMix64-seeded draws (seed + i)."""
     state = advance_chance(GAME.initial_state(GAME.new_deal(7)))
     for _ in range(30):
-        state = advance_chance(state.play(GAME.rollout_move(state)))
-    rows = {str(m): (w, s) for m, w, s in __import__("solodeck.solvers.sampling", fromlist=["x"])
+        state = advance_chance(state.play(GAME.blind_rule(state)))
+    rows = {str(m): (w, s) for m, w, s in __import__("solodeck.solvers.rollouts", fromlist=["x"])
             .rollout_stats(GAME, state, 6, seed=11)}
     assert len(rows) >= 2
     for move in state.legal_moves():
@@ -349,7 +351,7 @@ def test_rollouts_match_the_python_playout():
             continue
         wins = total = 0
         for i in range(6):
-            final = play_out(GAME, state.play(move), SplitMix64(11 + i), GAME.rollout_move)
+            final = play_out(GAME, state.play(move), SplitMix64(11 + i), GAME.blind_rule)
             if final.outcome().won:
                 wins, total = wins + 1, total + final.outcome().score
         assert rows[str(move)] == (wins, total)

@@ -13,7 +13,8 @@ from solodeck.games.boba import (ROLLOUT_CANDIDATES, BlindKernel, Odds, _from_ke
 from solodeck.registry import get_game
 from solodeck.solvers import Limits
 from solodeck.solvers.expectimax import ExpectimaxSolver
-from solodeck.solvers.sampling import SplitMix64, play_out
+from solodeck.solvers.rollouts import play_out
+from solodeck.shuffle import SplitMix64
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_boba import blind_cases, endgame  # noqa: E402  the same random endgames as the reference tests
@@ -103,7 +104,7 @@ def test_the_rules_odds_equal_the_reference_exactly():
 
 def test_rollouts_equal_the_python_rollouts_sample_for_sample():
     """The kernel's rollouts: the rule's best targets (every move after a miss), each then the
-    blind rule, the same draws as solvers/sampling.py's play_out with GAME.rollout_move."""
+    blind rule, the same draws as solvers/rollouts.py's play_out with GAME.blind_rule."""
     rng = random.Random(8)
     compared = 0
     for i, state in enumerate(random_states(range(3), rng)):
@@ -115,7 +116,7 @@ def test_rollouts_equal_the_python_rollouts_sample_for_sample():
         for move, wins, total in fast:
             w = t = 0
             for k in range(4):
-                outcome = play_out(GAME, state.play(move), SplitMix64(100 + i + k), GAME.rollout_move).outcome()
+                outcome = play_out(GAME, state.play(move), SplitMix64(100 + i + k), GAME.blind_rule).outcome()
                 if outcome.won:
                     w, t = w + 1, t + outcome.score
             assert (wins, total) == (w, t), (str(state), str(move))

@@ -1,20 +1,24 @@
 """`solodeck compare` (solodeck/compare.py) and the blind policy's adaptive rollouts
-(solvers/sampling.py halving_stats): the exact McNemar test against hand-computed values, a small
+(solvers/rollouts.py halving_stats): the exact McNemar test against hand-computed values, a small
 real comparison through the command line (text, JSON, a rows file resumed), and sequential
 halving's budget and choices, on a synthetic game with known odds and on Skyway's kernel."""
 from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import pytest
 
 from solodeck.api import advance_chance
 from solodeck.cli import main
-from solodeck.compare import mcnemar_p
 from solodeck.shuffle import SplitMix64
-from solodeck.solvers import sampling
-from solodeck.solvers.sampling import estimated_rows, halving_stats, rollout_stats, wilson_interval
+from solodeck.solvers import rollouts
+from solodeck.solvers.rollouts import estimated_rows, halving_stats, rollout_stats
+from solodeck.solvers.plan import BlindPlan, plan_of
+from solodeck.solvers.stats import mcnemar_p, wilson_interval
+
+HALVING = BlindPlan(halving=True)
 
 
 # -- the test ---------------------------------------------------------------------------------------
@@ -94,9 +98,6 @@ class Odds:
     the draws of a move depend only on the draw's seed, as real rollouts do."""
 
     score_sense = None
-    rollout_keeps_rule = False
-    rollout_moves = None
-    rollout_subsets = True
 
     def __init__(self, p):
         self.p, self.drawn = p, 0
@@ -113,8 +114,11 @@ class Odds:
             stats.append((m, wins, 0))
         return stats
 
-    def rollout_move(self, state):
+    def blind_rule(self, state):
         return None
+
+    def blind_plan(self, options=None):
+        return BlindPlan()
 
     def state(self):
         """A decision with these moves (all of them valued, so no row is left unvalued)."""
@@ -129,7 +133,7 @@ def test_halving_keeps_the_budget_and_finds_a_clear_best():
     assert game.drawn == sum(draws.values()) <= 40 * 16
     assert game.drawn > 0.9 * 40 * 16  # the budget is spent, not saved
     assert draws[11] == max(draws.values()) > 40  # the best move got more than its equal share
-    rows = estimated_rows(game, game.state(), 40, seed=5, adaptive=True)
+    rows = estimated_rows(game, game.state(), 40, seed=5, plan=HALVING)
     assert rows[0]["move"] == 11 and rows[0]["samples"] == draws[11]
     assert sum(r["samples"] for r in rows) <= 40 * 16
 
@@ -142,7 +146,7 @@ def test_halving_never_drops_a_move_within_noise():
 
 def test_two_moves_are_valued_equally_draw_for_draw():
     game = Odds({0: 0.4, 1: 0.5})
-    adaptive = estimated_rows(game, game.state(), 50, seed=9, adaptive=True)
+    adaptive = estimated_rows(game, game.state(), 50, seed=9, plan=HALVING)
     equal = estimated_rows(game, game.state(), 50, seed=9)
     assert adaptive == equal and all(r["samples"] == 50 for r in equal)
 
@@ -157,7 +161,7 @@ def _positions():
     for seed in (10000, 10001):
         state = advance_chance(SKYWAY.initial_state(SKYWAY.new_deal(seed)))
         for _ in range(6):
-            state = advance_chance(state.play(SKYWAY.rollout_move(state)))
+            state = advance_chance(state.play(SKYWAY.blind_rule(state)))
         yield state
 
 
@@ -175,7 +179,7 @@ def test_subsets_and_batches_are_the_same_draws():
 def test_python_rollouts_of_a_subset_are_the_same_draws(monkeypatch):
     monkeypatch.setattr(SKYWAY, "fast_rollouts", lambda state, samples, seed, moves=None: None)
     state = next(_positions())
-    full = {m: c for m, *c in rollout_stats(SKYWAY, state, 3, 7)}  # Game.rollout_moves of them, in Python
+    full = {m: c for m, *c in rollout_stats(SKYWAY, state, 3, 7)}  # BlindPlan.candidates of them, in Python
     some = list(full)[1:3]
     assert {m: c for m, *c in rollout_stats(SKYWAY, state, 3, 7, some)} == {m: full[m] for m in some}
 
@@ -183,20 +187,20 @@ def test_python_rollouts_of_a_subset_are_the_same_draws(monkeypatch):
 @pytest.mark.skipif(not kernel_built, reason="kernel not built or SOLODECK_NO_EXTENSIONS=1")
 def test_adaptive_picks_what_many_equal_samples_pick(monkeypatch):
     drawn = []
-    real = sampling.rollout_stats
+    real = rollouts.rollout_stats
 
-    def counting(game, state, n, seed=0, moves=None):
-        stats = real(game, state, n, seed, moves)
+    def counting(game, state, n, seed=0, moves=None, plan=None):
+        stats = real(game, state, n, seed, moves, plan)
         drawn.append(n * len(stats))
         return stats
 
     state = next(_positions())  # seed 10000's: a clear best (0.30 against 0.22 at most, 1000 draws a move)
-    big = {r["move"]: r for r in estimated_rows(SKYWAY, state, 1000)}
+    big = {r["move"]: r for r in estimated_rows(SKYWAY, state, 1000, plan=replace(plan_of(SKYWAY), halving=False))}
     best = max(big.values(), key=lambda r: r["win_probability"])
     assert best["interval"][0] > max(r["interval"][1] for r in big.values() if r is not best)
-    monkeypatch.setattr(sampling, "rollout_stats", counting)
-    rows = estimated_rows(SKYWAY, state, 512, adaptive=True)
-    monkeypatch.setattr(sampling, "rollout_stats", real)
+    monkeypatch.setattr(rollouts, "rollout_stats", counting)
+    rows = estimated_rows(SKYWAY, state, 512, plan=replace(plan_of(SKYWAY), halving=True))
+    monkeypatch.setattr(rollouts, "rollout_stats", real)
     assert sum(drawn) == sum(r["samples"] for r in rows) <= 512 * len(big)
     assert rows[0]["move"] == best["move"]
 
@@ -210,11 +214,12 @@ def test_the_adaptive_policy_never_sees_the_order_of_the_unseen_cards(name):
     from test_contract import blind_positions, reordered
     from solodeck.registry import get_game
     from solodeck.result import Limits
-    from solodeck.solvers.sampling import BlindPolicy
+    from solodeck.solvers.blind import BlindPolicy
 
     game = get_game(name)
     early, _late = blind_positions(game)
-    policy = BlindPolicy(game, samples=32, exact_limits=Limits(max_states=1), adaptive=True)
+    policy = BlindPolicy(game, samples=32, exact_limits=Limits(max_states=1),
+                         plan=replace(plan_of(game), halving=True))
     rng = random.Random(5)
     checked = 0
     for line, i, n in early[:3]:

@@ -24,6 +24,7 @@ import pytest
 
 from blind_oracle import every_order, open_win_rate
 from conftest import PUZZLES, random_line, walk
+from solodeck.solvers.plan import Estimator, plan_of
 from solodeck import registry
 from solodeck.api import Game, Outcome, cannot_win
 from solodeck.deals import load_deal
@@ -36,7 +37,7 @@ from solodeck.result import Limits
 from solodeck.shuffle import SplitMix64
 from solodeck.solvers import DepthFirstSolver, ReachabilitySolver, determinized, make_solver, solve_open
 from solodeck.solvers.expectimax import ExpectimaxSolver
-from solodeck.solvers.sampling import BlindPolicy
+from solodeck.solvers.blind import BlindPolicy
 
 ROOT = Path(__file__).resolve().parent.parent
 # one-player games: games of several players (Game.several_players) have their own contract in
@@ -358,7 +359,7 @@ def test_hint_files_validate_and_verify(game):
 
 @each_blind_game
 def test_blind_hint_files_validate_and_verify(game):
-    if game.estimator() == "determinized" and game.load_kernel() is None:
+    if plan_of(game).estimator == Estimator.DETERMINIZED and game.load_kernel() is None:
         pytest.skip("a whole blind game solves every move in each world: minutes with the pure-Python "
                     "open search (the kernel run covers it; the hidden-faces tests run on the reference)")
     deal = game.new_deal(0)
@@ -600,8 +601,8 @@ def test_the_blind_policy_never_sees_the_hidden_faces(game, monkeypatch):
         backs_moved += _backs(twin.picture()) != _backs(state.picture())
         policy_again = BlindPolicy(game, samples=2, exact_limits=Limits(max_states=20))
         again = policy_again.rank(twin)
-        if policy.determinizer is not None:  # games with rollouts have no clock in their ranking
-            assert policy.determinizer.capped == policy_again.determinizer.capped == 0
+        if policy.estimator.name == "determinized":  # games with rollouts have no clock in their ranking
+            assert policy.estimator.capped == policy_again.estimator.capped == 0
         assert again == rows, f"{game.name}: the ranking changed with the hidden faces at\n{state.seen_text()}"
     assert early
     assert backs_moved or not unseen_backs, f"{game.name}: no twin dealt the backs the player has not seen anew"

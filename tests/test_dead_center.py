@@ -50,7 +50,7 @@ from solodeck.result import Limits
 from solodeck.shuffle import SplitMix64, shuffled
 from solodeck.solvers import DepthFirstSolver, make_solver
 from solodeck.solvers.episode import play_episode
-from solodeck.solvers.sampling import BaselinePolicy, BlindPolicy
+from solodeck.solvers.blind import BaselinePolicy, BlindPolicy
 
 JK = JOKER
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from solodeck.solvers.rollouts import rollout_stats
 from solodeck import cards as C
 from solodeck.api import NO_WIN, advance_chance
 from solodeck.deals import load_deal
@@ -19,7 +20,7 @@ from solodeck.games.dungeon import (CHOOSE, DEAL, DECK_CARDS, GAME, HALF_WIDTH, 
 from solodeck.shuffle import SplitMix64, shuffled
 from solodeck.solvers import DepthFirstSolver, Limits, make_solver
 from solodeck.solvers.expectimax import ExpectimaxSolver
-from solodeck.solvers.sampling import BlindPolicy
+from solodeck.solvers.blind import BlindPolicy
 
 from conftest import fixed_line_record
 
@@ -676,10 +677,8 @@ def test_the_kernel_stops_at_its_limits_and_never_calls_that_a_loss():
 
 
 def test_the_kernel_rollouts_are_the_references_draw_for_draw():
-    """solvers/sampling.py's rollouts (the baseline in Python, SplitMix64(seed + i) draws) against
+    """solvers/rollouts.py's rollouts (the baseline in Python, SplitMix64(seed + i) draws) against
     fast_rollouts, at choices and pairings along baseline games at both distances."""
-    from solodeck.solvers import sampling
-
     kernel_or_skip()
     compared = 0
     for seed in range(4):
@@ -687,16 +686,16 @@ def test_the_kernel_rollouts_are_the_references_draw_for_draw():
         while state.outcome() is None:
             if len(state.legal_moves()) > 1 and compared < 40:
                 fast = GAME.fast_rollouts(state, 6, 11 + seed)
-                slow = [(m, w, t) for m, w, t in _python_rollouts(sampling, state, 6, 11 + seed)]
+                slow = [(m, w, t) for m, w, t in _python_rollouts(state, 6, 11 + seed)]
                 assert fast == slow
                 compared += 1
             state = advance_chance(state.play(GAME.baseline_move(state)))
     assert compared >= 20
 
 
-def _python_rollouts(sampling, state, samples, seed):
+def _python_rollouts(state, samples, seed):
     class NoKernel(type(GAME)):
-        def fast_rollouts(self, state, samples, seed):
+        def fast_rollouts(self, state, samples, seed, moves=None):
             return None
 
-    return sampling.rollout_stats(NoKernel(), state, samples, seed)
+    return rollout_stats(NoKernel(), state, samples, seed)

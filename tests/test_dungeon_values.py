@@ -79,7 +79,7 @@ def test_the_kernels_rollouts_of_the_table_rule_are_the_references_draw_for_draw
     rollouts of State.rule_move on the same draws (the default rule: tests/test_dungeon.py)."""
     from solodeck.api import advance_chance
     from solodeck.games.dungeon import Dungeon
-    from solodeck.solvers import sampling
+    from solodeck.solvers import rollouts
 
     if GAME.load_kernel() is None:
         pytest.skip("the kernel is not built (or SOLODECK_NO_EXTENSIONS=1)")
@@ -88,14 +88,14 @@ def test_the_kernels_rollouts_of_the_table_rule_are_the_references_draw_for_draw
         rollout_rule = "table"
 
     class TableInPython(Table):
-        def fast_rollouts(self, state, samples, seed):
+        def fast_rollouts(self, state, samples, seed, moves=None):
             return None
 
     compared = 0
     state = advance_chance(Table().initial_state(GAME.new_deal(3, {"distance": 3})))
     while state.outcome() is None and compared < 8:
         if len(state.legal_moves()) > 1:
-            assert Table().fast_rollouts(state, 4, 7) == sampling.rollout_stats(TableInPython(), state, 4, 7)
+            assert Table().fast_rollouts(state, 4, 7) == rollouts.rollout_stats(TableInPython(), state, 4, 7)
             compared += 1
-        state = advance_chance(state.play(Table().rollout_move(state)))
+        state = advance_chance(state.play(Table().blind_rule(state)))
     assert compared >= 6

@@ -24,7 +24,7 @@ from solodeck.ext import extensions_disabled
 from solodeck.result import Limits
 from solodeck.solvers import DepthFirstSolver, make_solver
 from solodeck.solvers.expectimax import ExpectimaxSolver
-from solodeck.solvers.sampling import BlindPolicy
+from solodeck.solvers.blind import BlindPolicy
 from solodeck.games.emissary import (ACT, CHOOSE, DECK_CARDS, DISCARD, DRAW, GAME, JACKS, LEAD, RESPOND,
                                      RULER_CARDS, DEBATE, Move, State, legal_responses, parse_move, wins_debate)
 from solodeck.shuffle import shuffled
@@ -491,7 +491,7 @@ def test_cli_plays_with_the_baseline(cli):
     assert "visit" in out
 
 
-# -- the blind rule (Game.rollout_move) -------------------------------------------------------------
+# -- the blind rule (Game.blind_rule) -------------------------------------------------------------
 def rule_decisions(seeds=range(3), per_game=40):
     """Decisions met when the rule plays seeded deals with the dealt cards (a spread of each game)."""
     out = []
@@ -499,7 +499,7 @@ def rule_decisions(seeds=range(3), per_game=40):
         state, met = advance_chance(GAME.initial_state(GAME.new_deal(seed))), []
         while state.outcome() is None:
             met.append(state)
-            state = advance_chance(state.play(GAME.rollout_move(state)))
+            state = advance_chance(state.play(GAME.blind_rule(state)))
         out += met[:: max(1, len(met) // per_game)]
     return out
 
@@ -515,7 +515,7 @@ def test_the_blind_rule_never_sees_the_order_of_the_deck():
         rng.shuffle(order)
         twin = state._with(deck=tuple(order))
         assert twin.view() != state.view() or len(set(state.deck)) < 2 or order == list(state.deck)
-        assert GAME.rollout_move(twin) == GAME.rollout_move(state), str(state)
+        assert GAME.blind_rule(twin) == GAME.blind_rule(state), str(state)
         steps.add(state.step)
     assert {CHOOSE, ACT, RESPOND} <= steps
 

@@ -18,7 +18,8 @@ from solodeck.games.foursquare import KernelSolver, _kernel_deck, _kernel_piles
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits
 from solodeck.solvers.expectimax import ExpectimaxSolver
-from solodeck.solvers.sampling import SplitMix64, play_out
+from solodeck.solvers.rollouts import play_out
+from solodeck.shuffle import SplitMix64
 from test_expectimax import endgame
 
 KERNEL = load("foursquare")

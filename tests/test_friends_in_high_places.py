@@ -416,7 +416,7 @@ def reorders(state):
 def test_the_blind_policy_never_sees_the_order_of_the_unseen_cards():
     """The blind policy ranks the moves the same whatever the order of the unseen cards (rollouts
     draw from each segment's composition)."""
-    from solodeck.solvers.sampling import BlindPolicy
+    from solodeck.solvers.blind import BlindPolicy
 
     for state in blind_endgames():
         twins = list(reorders(state))
@@ -432,7 +432,7 @@ def test_open_play_bounds_blind_play():
     """Open play, which reads the order, wins at least as often over the orders as the blind
     policy's own games on them."""
     from solodeck.solvers.episode import play_episode
-    from solodeck.solvers.sampling import BlindPolicy
+    from solodeck.solvers.blind import BlindPolicy
 
     for state in blind_endgames():
         sample = list(reorders(state))[::29]
@@ -749,16 +749,16 @@ def test_the_thinning_rule_does_not_look_at_the_unseen_order():
 
 
 def test_rollouts_play_the_thinning_rule_and_the_policy_keeps_to_it_on_ties():
-    """The blind policy's rollouts play thinning_move (Game.rollout_move), its own move is always
+    """The blind policy's rollouts play thinning_move (Game.blind_rule), its own move is always
     among the candidates, and among moves of equal sampled wins it comes first
-    (Game.rollout_keeps_rule): the policy leaves the rule only for more wins in the samples."""
+    (BlindPlan.keep_rule): the policy leaves the rule only for more wins in the samples."""
     from solodeck.games.friends_in_high_places import thinning_move
-    from solodeck.solvers.sampling import candidate_moves, estimated_rows
+    from solodeck.solvers.rollouts import candidate_moves, estimated_rows
 
     state = advance_chance(GAME.initial_state(GAME.new_deal(2)))
     for _ in range(6):  # a few decisions of the thinning rule's own game, intrigues and influences
         rule = thinning_move(state)
-        assert GAME.rollout_move(state) == rule
+        assert GAME.blind_rule(state) == rule
         assert rule in candidate_moves(GAME, state)
         rows = estimated_rows(GAME, state, 2)
         valued = [r for r in rows if r["win_probability"] is not None]

@@ -4,11 +4,13 @@ turned over, the sampler of worlds against enumeration, exact blind values again
 independent brute force, the determinized policy and the baseline, and the command line."""
 import itertools
 import json
+from dataclasses import replace
 
 import pytest
 
 from blind_oracle import world_set_value
 from conftest import run_cli
+
 from solodeck import cards as C
 from solodeck.api import advance_chance
 from solodeck.deals import deal_from_data
@@ -20,7 +22,7 @@ from solodeck.solvers import solve_open
 from solodeck.solvers.determinized import Determinizer
 from solodeck.solvers.episode import play_episode
 from solodeck.solvers.expectimax import ExpectimaxSolver
-from solodeck.solvers.sampling import BaselinePolicy, BlindPolicy
+from solodeck.solvers.blind import BaselinePolicy, BlindPolicy
 
 GAME = get_game("frozen-novelty")
 
@@ -163,7 +165,7 @@ def test_the_blind_policy_ranks_every_legal_move_and_keeps_its_worlds_through_a_
         valued = [r for r in rows if r["win_probability"] is not None]
         assert valued and all(r["estimator"] == "determinized" and r["samples"] == 4 for r in valued)
         state = advance_chance(state.play(rows[0]["move"]))
-    assert policy.determinizer.drawn == 1  # drawn once, then brought along move by move
+    assert policy.estimator.drawn == 1  # drawn once, then brought along move by move
 
 
 def test_solve_blind_and_play_on_the_command_line(tmp_path):
@@ -361,9 +363,9 @@ def test_worlds_put_the_blind_preference_first_and_it_reads_only_the_view():
     assert 2.0 in wanted.values()  # a move that shows a back never seen
     worlds = [state.sample_world(SplitMix64(i)) for i in range(4)]
     for world in worlds:
-        assert {m: GAME.blind_preference(world, m) for m in world.legal_moves()} == wanted
+        assert {m: GAME.blind_plan().preference(world, m) for m in world.legal_moves()} == wanted
     for world in worlds[:1]:  # one world: the Borda count is that world's order
-        order = Determinizer(GAME, 1, 0).candidates(state, [world])
+        order = Determinizer(GAME, replace(GAME.blind_plan(), samples=1), 0).candidates(state, [world])
         prefs = [wanted[m] for m in order]
         assert prefs == sorted(prefs, reverse=True)
         same = [m for m in order if wanted[m] == prefs[-1]]

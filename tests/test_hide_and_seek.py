@@ -20,7 +20,7 @@ from solodeck.games.hide_and_seek import (GAME, KERNEL_KINDS, RULE_THRESHOLDS, S
 from solodeck.result import Limits
 from solodeck.shuffle import SplitMix64
 from solodeck.solvers import solve_open
-from solodeck.solvers.sampling import rollout_stats
+from solodeck.solvers.rollouts import rollout_stats
 
 COUNTS = Path(__file__).parent / "data" / "hide_and_seek_move_counts.json"
 GRID = "JH QD KC QC QS KS QH KH KD JC JS JD"  # seed 0's grid: columns JH QS KD, QD KS JC, KC QH JS, QC KH JD

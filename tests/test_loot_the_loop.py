@@ -24,7 +24,7 @@ from solodeck.registry import get_game
 from solodeck.shuffle import SplitMix64
 from solodeck.solvers import solve_open
 from solodeck.solvers.episode import MAX_DECISIONS, play_episode
-from solodeck.solvers.sampling import BaselinePolicy, RulePolicy
+from solodeck.solvers.blind import BaselinePolicy, RulePolicy
 
 # The cards that never leave the deck: the twelve traps and the exit.
 STAYING = "JS QS KS JH QH KH JD QD KD JC QC KC JK".split()
@@ -609,10 +609,10 @@ def test_the_baseline_looks_around_rather_than_land_on_the_exit_with_an_ace_left
     assert GAME.baseline_move(state) == LOOK
 
 
-# -- the blind rule (rollout_move) -------------------------------------------------------------------
+# -- the blind rule (blind_rule) -------------------------------------------------------------------
 def test_the_rule_is_the_games_rollout_move():
     state = position("4C 2D (3D) JK (5D) (6D)")
-    assert GAME.rollout_move(state) == rule_move(state)
+    assert GAME.blind_rule(state) == rule_move(state)
 
 
 def test_the_rule_plans_a_win_through_a_mark():
@@ -719,7 +719,7 @@ def test_move_count_regression():
 
 def test_the_blind_policy_plays_a_deal_without_seeing_the_faces():
     """The blind policy's first real choice is the same in every world the player cannot tell apart."""
-    from solodeck.solvers.sampling import BlindPolicy
+    from solodeck.solvers.blind import BlindPolicy
 
     state = advance_chance(GAME.initial_state(GAME.new_deal(0)))
     while len(state.legal_moves()) < 2:
@@ -760,7 +760,7 @@ def test_open_play_bounds_blind_play_on_small_positions(deck, notes):
 
 @pytest.mark.parametrize("deck, notes", SMALL_BLIND)
 def test_the_blind_policy_ranks_alike_in_every_world_of_a_view(deck, notes):
-    from solodeck.solvers.sampling import BlindPolicy
+    from solodeck.solvers.blind import BlindPolicy
 
     from solodeck.solvers import Limits
 

@@ -13,6 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from blind_oracle import blind_value, every_order
 from conftest import PUZZLES, fixed_line, random_line, random_position
+from solodeck.solvers.plan import BlindPlan
 from solodeck import cards as C
 from solodeck.api import Deal, advance_chance
 from solodeck.deals import load_deal
@@ -23,7 +24,9 @@ from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits
 from solodeck.solvers.expectimax import ExpectimaxSolver
 from solodeck.solvers.episode import play_episode
-from solodeck.solvers.sampling import BlindPolicy, RulePolicy, SplitMix64, estimated_rows, exact_rows, solve_blind
+from solodeck.solvers.blind import BlindPolicy, RulePolicy, exact_rows, solve_blind
+from solodeck.solvers.rollouts import estimated_rows
+from solodeck.shuffle import SplitMix64
 
 GAME = get_game("sandwich")
 PERFT = Path(__file__).parent / "data" / "sandwich_move_counts.json"
@@ -405,9 +408,8 @@ def test_blind_solve_and_hint_files(cli, tmp_path):
 def test_blind_mode_prefers_fewer_cards_left(monkeypatch):
     """With the deck gone, blind and open coincide: among wins the best move leaves the fewest
     cards, in the exact ranking and in the rollout estimator's when it values every move (the
-    blind policy values only the rule's own move and keeps to it: SandwichGuy.rollout_moves)."""
-    monkeypatch.setattr(GAME, "rollout_moves", None)
-    monkeypatch.setattr(GAME, "rollout_keeps_rule", False)
+    blind policy values only the rule's own move and keeps to it: SandwichGuy.blind_plan)."""
+    every_move = BlindPlan()
     rng = random.Random(12)
     checked = 0
     for _ in range(40):
@@ -419,7 +421,7 @@ def test_blind_mode_prefers_fewer_cards_left(monkeypatch):
         exact = exact_rows(GAME, s, Limits())
         assert exact[0]["expected_score"] == min(scores.values())
         assert [r["expected_score"] for r in exact] == sorted(scores.values())
-        assert estimated_rows(GAME, s, 4)[0]["expected_score"] == min(scores.values())
+        assert estimated_rows(GAME, s, 4, plan=every_move)[0]["expected_score"] == min(scores.values())
     assert checked >= 3
 
 
@@ -477,10 +479,11 @@ def test_analysis_values_every_move_and_still_plays_the_rule():
 
 def test_exact_endgame_from_five_cards_in_the_deck():
     """The blind policy's exact attempt grows to 20,000 states once the deck holds 5 cards
-    (SandwichGuy.blind_exact_states_at): there it is exact where the default 500 is not."""
+    (SandwichGuy.blind_plan's exact_states): there it is exact where the default 500 is not."""
     decisions, _final = play_episode(GAME.initial_state(GAME.new_deal(3)), RulePolicy(GAME))
     five = next(d.state for d in decisions if len(d.state.deck) == 5)
-    assert GAME.blind_exact_states_at(five) == 20_000 and GAME.blind_exact_states_at(decisions[0].state) is None
+    plan = GAME.blind_plan()
+    assert plan.exact_states_at(five, False) == 20_000 and plan.exact_states_at(decisions[0].state, False) == 500
     assert BlindPolicy(GAME, samples=4).rank(five)[0]["exact"]
     assert not BlindPolicy(GAME, samples=4, exact_limits=Limits(max_states=500)).rank(five)[0]["exact"]
 

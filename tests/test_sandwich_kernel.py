@@ -8,7 +8,8 @@ from solodeck.api import advance_chance
 from solodeck.ext import load
 from solodeck.games.sandwich import KERNEL_BLIND_RULE, State
 from solodeck.registry import get_game
-from solodeck.solvers.sampling import SplitMix64, play_out, rollout_stats
+from solodeck.solvers.rollouts import play_out, rollout_stats
+from solodeck.shuffle import SplitMix64
 
 GAME = get_game("sandwich")
 KERNEL = load("sandwich")
@@ -29,7 +30,7 @@ def positions(n, seed):
 
 
 def reference_rollouts(state, samples, seed, moves):
-    """solvers/sampling.py's rollouts of ``moves`` with the kernel hook switched off."""
+    """solvers/rollouts.py's rollouts of ``moves`` with the kernel hook switched off."""
     GAME.fast_rollouts = lambda *args, **kwargs: None
     try:
         return rollout_stats(GAME, state, samples, seed, moves)
@@ -37,7 +38,7 @@ def reference_rollouts(state, samples, seed, moves):
         del GAME.fast_rollouts
 
 
-RULES = [(0, GAME.baseline_move), (KERNEL_BLIND_RULE, GAME.rollout_move)]  # kernel rule id, reference
+RULES = [(0, GAME.baseline_move), (KERNEL_BLIND_RULE, GAME.blind_rule)]  # kernel rule id, reference
 
 
 @needs_kernel

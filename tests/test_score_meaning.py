@@ -5,10 +5,11 @@ import json
 
 import pytest
 
+from solodeck.solvers.plan import plan_of
 from solodeck.analysis import Settings, solve_deal
 from solodeck.registry import GAMES
 from solodeck.solvers.episode import play_episode
-from solodeck.solvers.sampling import BaselinePolicy
+from solodeck.solvers.blind import BaselinePolicy
 
 from conftest import PUZZLES, run_cli
 
@@ -33,7 +34,7 @@ def test_a_loss_has_a_score_exactly_where_the_game_says(name):
         pytest.skip(f"the baseline won {name}'s first 40 deals")
     _seed, final = found
     assert (final.outcome().score is not None) == game.loss_has_score
-    assert not game.scores_losses or game.loss_has_score  # rollouts rank by a loss's score: it has one
+    assert not plan_of(game).rank_losses or game.loss_has_score  # rollouts rank by a loss's score: it has one
 
 
 def test_play_reports_the_score_of_a_loss_as_solve_does():

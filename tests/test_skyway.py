@@ -20,7 +20,7 @@ from solodeck.games.skyway import (GAME, MOVES, NUMBER_CARDS, SYMMETRIES, State,
 from solodeck.shuffle import shuffled
 from solodeck.solvers import DepthFirstSolver, Limits
 from solodeck.solvers.expectimax import ExpectimaxSolver
-from solodeck.solvers.sampling import BlindPolicy
+from solodeck.solvers.blind import BlindPolicy
 
 COUNTS = Path(__file__).parent / "data" / "skyway_move_counts.json"
 SKYWAY_PUZZLES = sorted((PUZZLES / "skyway").glob("*.toml"))

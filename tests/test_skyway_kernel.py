@@ -17,7 +17,7 @@ from solodeck.games.skyway import (GAME, NUMBER_CARDS, KernelSolver, State, Take
 from solodeck.shuffle import SplitMix64
 from solodeck.solvers import DepthFirstSolver, Limits, make_solver
 from solodeck.solvers.expectimax import ExpectimaxSolver
-from solodeck.solvers.sampling import play_out
+from solodeck.solvers.rollouts import play_out
 
 kernel = GAME.load_kernel()
 pytestmark = pytest.mark.skipif(kernel is None, reason="kernel not built or SOLODECK_NO_EXTENSIONS=1")

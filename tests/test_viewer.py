@@ -32,7 +32,7 @@ from solodeck.deals import load_deal
 from solodeck.hints import build_hand_hints, build_blind_hints, build_hints, write_hints
 from solodeck.result import Limits
 from solodeck.solvers import make_solver
-from solodeck.solvers.sampling import BlindPolicy
+from solodeck.solvers.blind import BlindPolicy
 from solodeck.view import address, schema_problem, serve_in_thread, viewer_dir
 
 ROOT = Path(__file__).resolve().parent.parent

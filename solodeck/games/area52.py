@@ -27,6 +27,7 @@ from ..api import Deal, Game, NoWin, Outcome, check_exact_pile, check_position_f
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
 from ..shuffle import shuffled
+from ..solvers.plan import BlindPlan
 
 TABLE = 6            # defenders face up, refilled after every action while the defender deck lasts
 PER_TURN = 3         # aliens flipped per turn
@@ -326,7 +327,7 @@ def losses(move: Action, alien: int, wave: int) -> int:
     return sum(RED[d] == RED[alien] for d in move.cards) if wave == 2 else 0
 
 
-# -- the blind rule (Game.rollout_move; docs/rules/area-52.md "Blind mode") ----------------------------
+# -- the blind rule (Game.blind_rule; docs/rules/area-52.md "Blind mode") ----------------------------
 # Losing the fewest defenders comes first, as in the baseline; among equals the rule keeps the table
 # that answers most of the aliens still to come without a loss. The player knows their composition
 # (the queued attackers, the unseen aliens, the returned ones), never their order, so it counts them.
@@ -397,9 +398,6 @@ class Area52(Game):
     loss_has_score = True
     modes = ("open", "blind")
     anytime = True
-    blind_exact_states = 0    # no exact attempt: it fits only the last few aliens (5 of 276 decisions at 100
-                              # states), where the rule's rollouts decide as well, and cost 40% of the time
-    rollout_keeps_rule = True  # among equal rollout wins, the blind rule's own move
     kernel = "area52"
     piles = {"defenders": "the 26 black cards, top first (the first 6 are the starting defenders)",
              "aliens": "the 26 red cards, top first"}
@@ -423,9 +421,15 @@ class Area52(Game):
     def parse_move(self, text):
         return parse_move(text)
 
-    def rollout_move(self, state):
+    def blind_rule(self, state):
         """The blind rule (rule_move): the rollouts play it, and so does the policy "rule"."""
         return rule_move(state)
+
+    def blind_plan(self, options=None):
+        # no exact attempt: it fits only the last few aliens (5 of 276 decisions at 100 states), where
+        # the rule's rollouts decide as well, and cost 40% of the time; among equal rollout wins, the
+        # blind rule's own move
+        return BlindPlan(exact_states=0, keep_rule=True)
 
     def baseline_move(self, state):
         """The baseline policy: the move that loses the fewest defenders; among equals a dual
@@ -444,8 +448,8 @@ class Area52(Game):
         alien = state.attackers[0]
         return [_from_kernel(m, alien) for m in kernel.legal_moves(state.table, alien, state.wave)]
 
-    def fast_rollouts(self, state, samples, seed):
-        """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the blind rule (rule_move),
+    def fast_rollouts(self, state, samples, seed, moves=None):
+        """[(move, wins, score_sum)]: solvers/rollouts.py's rollouts with the blind rule (rule_move),
         for every legal move, in the kernel (the same draws and moves, tests/test_area52.py)."""
         kernel = self.load_kernel()
         if kernel is None or not state.legal_moves():

@@ -23,6 +23,9 @@ from ..api import NO_WIN, Deal, OneDeckGame, Outcome, value_counts, without_firs
 from ..api import State as BaseState
 from ..ext import BlindValuer
 from ..errors import DealError, MoveError
+from ..shuffle import SplitMix64
+from ..solvers.plan import BlindPlan
+from ..solvers.rollouts import play_out
 
 QUEUES = 4
 VALUES = 13
@@ -275,7 +278,7 @@ def _replace(queues: tuple, q: int, queue: tuple) -> tuple:
 NO_DISCARDS = (0,) * (TOP)  # index 0 unused, 1..13
 
 
-# -- the blind rule (Game.rollout_move; docs/rules/boba.md "The blind rule") ------------------
+# -- the blind rule (Game.blind_rule; docs/rules/boba.md "The blind rule") ------------------
 # A value is lost once every copy not yet discarded is discarded. The rule takes that to happen
 # with odds UNSEEN_RISK for each unseen copy and QUEUED_RISK for each copy in a queue (a queued
 # card goes only with a stay), so a value with u copies unseen and k queued survives with odds
@@ -461,15 +464,14 @@ class Boba(OneDeckGame):
     score_sense = "higher"
     modes = ("open", "blind")
     kernel = "boba"
-    blind_samples = 128       # rollouts per move: only the rule's best two targets are rolled out
-    rollout_keeps_rule = True  # the policy leaves the rule's move only for more wins in the samples
     piles = {"deck": "the 52 cards, top first; the first four start queues 1-4"}
 
-    @property
-    def blind_exact_states(self):
-        """The blind policy's exact endgame: 5,000 states with the kernel (a failed attempt costs
-        a few ms, not the default's tens), else solvers/sampling.py's default for Python."""
-        return 5000 if self.load_kernel() is not None else None
+    def blind_plan(self, options=None):
+        """128 rollouts a move (only the rule's best two targets are rolled out: fast_rollouts); the
+        policy leaves the rule's move only for more wins in the samples. The exact endgame: 5,000
+        states with the kernel (a failed attempt costs a few ms, not the default's tens), else the
+        default for Python."""
+        return BlindPlan(samples=128, keep_rule=True, exact_states=5000 if self.load_kernel() is not None else None)
 
     def initial_state(self, deal: Deal) -> State:
         if deal.position is not None:
@@ -510,7 +512,7 @@ class Boba(OneDeckGame):
         return best
 
 
-    def rollout_move(self, state):
+    def blind_rule(self, state):
         """The blind rule (rule_move): the rollouts play it, and so does the policy "rule"."""
         return rule_move(state)
 
@@ -528,8 +530,8 @@ class Boba(OneDeckGame):
         kernel = self.load_kernel()
         return BlindKernel(kernel, limits) if kernel is not None else None
 
-    def fast_rollouts(self, state, samples, seed):
-        """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the blind rule, of the
+    def fast_rollouts(self, state, samples, seed, moves=None):
+        """[(move, wins, score_sum)]: solvers/rollouts.py's rollouts with the blind rule, of the
         rule's best targets only (rule_candidates). Without the kernel, the same rollouts in
         Python (the same draws, tests/test_boba_kernel.py): the policy decides the same either way."""
         if not state.legal_moves():
@@ -547,7 +549,6 @@ GAME = Boba()  # the registry's instance (solodeck/registry.py)
 
 def _python_rollouts(game, state, samples, seed):
     """The kernel's rollouts (Search.rollouts with ROLLOUT_CANDIDATES) in pure Python."""
-    from ..solvers.sampling import SplitMix64, play_out
 
     stats = []
     for move in rule_candidates(state, ROLLOUT_CANDIDATES):

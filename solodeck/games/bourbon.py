@@ -37,6 +37,7 @@ from ..api import Deal, Game, Outcome, check_position_fields, guarantee_text, po
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
 from ..shuffle import shuffled
+from ..solvers.paranoid import ParanoidSolver
 
 HAND = 10
 KNOCK_LIMIT = 10           # deadwood at most this to knock
@@ -581,7 +582,6 @@ class Bourbon(Game):
     several_players = True
     score_name = "net points of seat 0 (seat 0's points minus seat 1's)"
     score_sense = "higher"
-    scores_losses = True
     options = {"dealer": (1, (0, 1)), "face_up_run": (FACE_UP_RUN, tuple(range(1, 21)))}
     piles = {"hand0": "seat 0's ten cards", "hand1": "seat 1's ten cards",
              "beside": "the two cards placed face down beside the deck",
@@ -618,6 +618,10 @@ class Bourbon(Game):
 
     def parse_move(self, text):
         return parse_move(text)
+
+    def solver(self, limits, progress=None):
+        """Each seat's guarantee by solvers/paranoid.py (zero-sum: seat 0's net against seat 1)."""
+        return ParanoidSolver(limits, progress)
 
     def hand_report(self, deal, state, solver):
         """Each hand's best arrangement and deadwood, and the open-hand value of the position

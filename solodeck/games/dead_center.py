@@ -25,6 +25,8 @@ from ..api import State as BaseState
 from ..api import NO_WIN
 from ..errors import DealError, MoveError
 from ..shuffle import shuffled, shuffled_by
+from ..solvers.plan import BlindPlan
+from ..solvers.rollouts import candidate_moves, play_out
 
 JOKER = C.JOKER
 CELLS = 9
@@ -368,7 +370,7 @@ def _counts(deck) -> dict:
     return counts
 
 
-# -- the blind rule (Game.rollout_move; docs/rules/dead-center.md "Blind mode") -------------------------
+# -- the blind rule (Game.blind_rule; docs/rules/dead-center.md "Blind mode") -------------------------
 # Its play weighs State.play_features, tuned on seeds 10000 and up (the rule's own wins in rollouts
 # from each deal's start): kills now, ready, near, strong supports, the value gap, a joker covered,
 # the odds of a ready reveal. The kills come far first; a joker on top takes any card, so covering
@@ -401,13 +403,12 @@ def _python_rollouts(game, state, samples, seed, moves) -> list:
     """The kernel's rollouts of ``moves`` in Python (fast_rollouts without it): the same draws,
     the same rows."""
     from ..shuffle import SplitMix64
-    from ..solvers.sampling import play_out
 
     stats = []
     for move in moves:
         wins = total = dead = 0
         for i in range(samples):
-            final = play_out(game, state.play(move), SplitMix64(seed + i), game.rollout_move)
+            final = play_out(game, state.play(move), SplitMix64(seed + i), game.blind_rule)
             outcome = final.outcome()
             if outcome.won:
                 wins, total = wins + 1, total + outcome.score
@@ -425,18 +426,8 @@ class DeadCenter(Game):
     source = "Isaludo (seeds/000), p. 19"
     has_chance = True
     has_hidden = True
-    blind_estimator = "rollouts"  # a hidden face turns up only at a chance node over the unseen faces, so
-                                  # rollouts of the baseline sample it as the player would meet it
     kernel = "dead_center"        # ext/dead_center.pyx: the legal moves and the baseline rollouts
     model = "dead_center"         # encodings/dead_center.py: the open-mode engine (whole deals in about 1 s)
-    blind_exact_states = 0        # no exact attempt: it fits only the last five cards or so, and on 280 deals
-                                  # (seeds 10000-10279) it changed no game's outcome, at 30 ms a decision
-    blind_samples = 256           # rollouts per move, spent by sequential halving on the moves in contention:
-                                  # 256 won 39 deals 128 lost and lost 16 it won (133 tuning deals, p 0.003)
-    rollout_adaptive = True
-    rollout_subsets = True        # the kernel rolls out only the moves still in contention
-    rollout_moves = SPACES        # every move (at most 12 reveals) is valued, in search_moves' order: the
-                                  # baseline's, so a tie in rollouts goes its way
     score_name = "cards left in the deck"
     score_sense = "higher"
     modes = ("open", "blind")
@@ -485,21 +476,29 @@ class DeadCenter(Game):
             return None
         return [Move(_KERNEL_KINDS[k], w) for k, w in kernel.legal_moves(*_kernel_position(state))]
 
-    def rollout_move(self, state):
+    def blind_plan(self, options=None):
+        # Rollouts, though the faces are hidden: a hidden face turns up only at a chance node over the
+        # unseen faces, so rollouts sample it as the player would meet it. No exact attempt: it fits
+        # only the last five cards or so, and on 280 deals (seeds 10000-10279) it changed no game's
+        # outcome, at 30 ms a decision. 256 rollouts per move, spent by sequential halving on the moves
+        # in contention: 256 won 39 deals 128 lost and lost 16 it won (133 tuning deals, p 0.003). Every
+        # move (at most 12 reveals) is valued, in search_moves' order: the baseline's, so a tie in
+        # rollouts goes its way.
+        return BlindPlan(exact_states=0, samples=256, halving=True, candidates=SPACES)
+
+    def blind_rule(self, state):
         """The blind rule (rule_move): it weighs the odds of the unseen faces and wins in rollouts
         about half again as often as the baseline."""
         return rule_move(state)
 
     def fast_rollouts(self, state, samples, seed, moves=None):
         """[(move, wins, sum of winning scores, zombies killed in the lost games)]: rollouts of
-        the blind rule for every candidate move (solvers/sampling.py ranks equal wins by the
+        the blind rule for every candidate move (solvers/rollouts.py ranks equal wins by the
         winning scores, then by the kills of the losses: where wins are rare, how near a move's
         games came). In the kernel; without it, the same draws in Python. Face-down faces go in
-        only as the set of unseen faces. ``moves``: only these (Game.rollout_subsets)."""
+        only as the set of unseen faces. ``moves``: only these."""
         if not state.legal_moves():
             return None
-        from ..solvers.sampling import candidate_moves
-
         moves = candidate_moves(self, state) if moves is None else moves
         kernel = self.load_kernel()
         if kernel is None:

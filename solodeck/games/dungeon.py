@@ -39,6 +39,8 @@ from ..api import State as BaseState
 from ..errors import DealError, MoveError
 from ..result import Limits, SearchStopped, SolveResult, StopReason, finish_open
 from ..shuffle import shuffled
+from ..solvers.plan import BlindPlan
+from ..solvers.rollouts import candidate_moves
 from .. import dungeon_values as DV
 
 ACE_OF_SPADES = C.make_card(1, "S")
@@ -396,7 +398,7 @@ class State(BaseState):
     def heuristic(self):
         return -gap(self.end(), self.distance)
 
-    # -- the blind rule (Dungeon.rollout_move; dungeon_values.py's table) ---------------------
+    # -- the blind rule (Dungeon.blind_rule; dungeon_values.py's table) ---------------------
     def _table_value(self, table, extra: int, keep: int) -> float:
         """The table after this round, the path cut to its first ``keep`` cards."""
         last = value(self.path[keep - 1]) if keep else 0
@@ -503,10 +505,6 @@ class Dungeon(Game):
     has_chance = True
     reshuffles = True    # the deck after each round and each offer
     modes = ("open", "blind")
-    blind_samples = 256    # rollouts per move (in the kernel): wins are rare, few rollouts rank by noise
-    rollout_adaptive = True  # ... spent by sequential halving on the moves in contention (rules page)
-    blind_exact_states = 50  # exact blind values fit only a last round's pairing
-    rollout_moves = 7      # search_moves(): one pairing per round score (at most 7)
     # the rule rollouts play: "baseline", or "table" (State.rule_move), a stronger rule alone (24% vs
     # 21% at distance 4) whose rollouts tie the baseline's at 1.8 times the time (rules page)
     rollout_rule = "baseline"
@@ -539,7 +537,13 @@ class Dungeon(Game):
             return min(state.legal_moves(), key=lambda m: (state._promise(m.card, 1), value(m.card), m.card))
         return state.search_moves()[0]
 
-    def rollout_move(self, state):
+    def blind_plan(self, options=None):
+        # 256 rollouts per move (in the kernel): wins are rare, few rollouts rank by noise; spent by
+        # sequential halving on the moves in contention (rules page). Exact blind values fit only a
+        # last round's pairing. search_moves(): one pairing per round score (at most 7).
+        return BlindPlan(samples=256, halving=True, exact_states=50, candidates=7)
+
+    def blind_rule(self, state):
         """The rule the rollouts play (``rollout_rule``): the baseline, or the value-table rule
         (State.rule_move: the table of this SKILL and distance instead of the distance to K♦)."""
         if self.rollout_rule == "baseline" or state.step not in (CHOOSE, PAIR) or state.result is not None:
@@ -559,17 +563,15 @@ class Dungeon(Game):
                                                               list(state.hand))
                 for card, pairs in [(card_or_pairs, ()) if kind == "monster" else (-1, card_or_pairs)]]
 
-    def fast_rollouts(self, state, samples, seed):
-        """[(move, wins, 0)]: solvers/sampling.py's rollouts of the blind rule for each candidate move, in the
+    def fast_rollouts(self, state, samples, seed, moves=None):
+        """[(move, wins, 0)]: solvers/rollouts.py's rollouts of the blind rule for each candidate move, in the
         kernel (the same draws: sample i uses SplitMix64(seed + i), one draw per card dealt, by the
         deck's counts of values, as State.sample_chance does), of the rule ``rollout_rule`` names."""
         kernel = self.load_kernel()
         if kernel is None or state.step not in (CHOOSE, PAIR) or not state.legal_moves():
             return None
-        from ..solvers.sampling import candidate_moves
-
         stats, table = [], self.rollout_rule == "table"
-        for move in candidate_moves(self, state):
+        for move in candidate_moves(self, state) if moves is None else moves:
             after = state.play(move)
             if after.result is not None:
                 stats.append((move, samples if after.result == "won" else 0, 0))

@@ -27,6 +27,7 @@ from ..api import State as BaseState
 from ..errors import DealError, MoveError
 from ..result import Limits, StopReason, finish_open
 from ..shuffle import shuffled
+from ..solvers.plan import BlindPlan, Estimator
 
 KINGDOMS = 8
 HAND = 8
@@ -461,7 +462,7 @@ def _draw_chance(hand, trump, pool, need, draws, discards, kept, seed) -> float:
 
 
 def rule_move(game, state, table_of=visit_table, kept=best_kept):
-    """The blind rule (Game.rollout_move): see docs/rules/emissary.md, "The blind rule"."""
+    """The blind rule (Game.blind_rule): see docs/rules/emissary.md, "The blind rule"."""
     moves = state.legal_moves()
     if len(moves) == 1:
         return moves[0]
@@ -539,17 +540,11 @@ class Emissary(Game):
     title = "The Emissary"
     source = "Isaludo (seeds/000), p. 47"
     kernel = "emissary"
-    blind_samples = 16  # rollouts per move, where asked for (solodeck solve --mode blind)
-    # The blind policy plays the rule's move beyond the exact tree: a rollout of the rule plays the rest
-    # of the game in Python (~2 s under load), so 16 per move would cost minutes a decision.
-    blind_estimator = "rule"
-    blind_exact_states = 100  # exact blind values fit only the last debates of the last visit
     has_chance = True
     reshuffles = True    # after each visit, and the discards when the deck runs out
     score_name = "score"  # kingdoms won + supporting rulers never used (16 at most), for a loss too
     score_sense = "higher"
     loss_has_score = True
-    scores_losses = True  # blind wins are rare: rollouts that lose still tell the kingdoms won
     modes = ("open", "blind")
     _tables = None  # table_of()'s memo
     piles = {"rulers": "the 8 kings and queens, on kingdoms 1-8 from left to right",
@@ -615,7 +610,14 @@ class Emissary(Game):
                 return max(losing, key=by_value) if need <= 0 else min(losing, key=by_value)
         return min(moves, key=lambda m: (value(m.card), m.card))
 
-    def rollout_move(self, state):
+    def blind_plan(self, options=None):
+        # The blind policy plays the rule's move beyond the exact tree, unvalued: a rollout of the rule
+        # plays the rest of the game in Python (~2 s under load), so 16 per move would cost minutes a
+        # decision. Exact blind values fit only the last debates of the last visit. Blind wins are rare:
+        # where nothing wins, the kingdoms won decide (rank_losses).
+        return BlindPlan(estimator=Estimator.RULE, estimate=False, samples=16, exact_states=100, rank_losses=True)
+
+    def blind_rule(self, state):
         """The blind rule (docs/rules/emissary.md, "The blind rule"): the chance of ending the visit
         with exactly the wins it needs, the leads drawn from the unseen cards, computed for each
         kingdom and trump it could reach, each response and each ability. It never reads the

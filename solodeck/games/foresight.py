@@ -25,6 +25,7 @@ from ..api import State as BaseState
 from ..api import check_exact_pile, check_position_fields, guarantee_text, position_piles, proven_range
 from ..errors import DealError, MoveError
 from ..shuffle import shuffled
+from ..solvers.paranoid import ParanoidSolver
 from .frozen_novelty import default_backs
 
 BACKS = tuple(default_backs()) + (15,)  # suits on each card's back, bit s = suit s; the Joker shows all
@@ -424,7 +425,7 @@ class TrickGame(Game):
     def solver(self, limits, progress=None):
         """The kernel's paranoid search when built (same interface), else solvers/paranoid.py."""
         kernel = self.load_kernel()
-        return KernelParanoid(kernel, limits) if kernel is not None else super().solver(limits, progress)
+        return KernelParanoid(kernel, limits) if kernel is not None else ParanoidSolver(limits, progress)
 
     def hand_report(self, deal, state, solver):
         """Every seat's guarantee (Game.hand_report), the seats valued ahead in two processes."""

@@ -246,8 +246,8 @@ class Foursquare(NumberDeckGame):
         kernel = self.load_kernel()
         return BlindKernel(kernel, limits) if kernel is not None else None
 
-    def fast_rollouts(self, state, samples, seed):
-        """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the baseline policy."""
+    def fast_rollouts(self, state, samples, seed, moves=None):
+        """[(move, wins, score_sum)]: solvers/rollouts.py's rollouts with the baseline policy."""
         kernel = self.load_kernel()
         if kernel is None or state.hand is None or not state.piles:
             return None

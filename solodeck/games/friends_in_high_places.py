@@ -38,6 +38,7 @@ from ..api import State as BaseState
 from ..errors import DealError, MoveError
 from ..result import Limits, SearchStopped, StopReason, finish_open
 from ..shuffle import shuffled
+from ..solvers.plan import BlindPlan
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)        # solodeck.cards' suit order
 SPHERE = {CLUBS: 0, HEARTS: 1, SPADES: 2, DIAMONDS: 3}
@@ -578,9 +579,6 @@ class FriendsInHighPlaces(Game):
     score_name = "turns"  # turns taken to acquire the K♦ (RULINGS: the text has no score)
     score_sense = "lower"
     modes = ("open", "blind")
-    blind_samples = 4  # rollouts per move: a rollout plays the rest of the game in Python (~10 ms)
-    rollout_moves = 16  # search_moves(): one per distinct result (at most 10 intrigues, 5 influences)
-    rollout_keeps_rule = True  # the policy leaves the thinning rule only for more wins in the samples
     options = {"lost-opportunities": (False, (False, True)), "royal-family": (False, (False, True))}
     piles = {"player": "the player's 7 cards (A♣ A♥ A♠ A♦ 2♣ 3♣ 4♣), top first",
              "court": "the other 39 cards, top first"}
@@ -668,7 +666,13 @@ class FriendsInHighPlaces(Game):
                 return Move("remove", (lowest,))
         return move
 
-    def rollout_move(self, state):
+    def blind_plan(self, options=None):
+        # 4 rollouts per move: a rollout plays the rest of the game in Python (~10 ms); search_moves():
+        # one per distinct result (at most 10 intrigues, 5 influences); the policy leaves the thinning
+        # rule only for more wins in the samples
+        return BlindPlan(samples=4, candidates=16, keep_rule=True)
+
+    def blind_rule(self, state):
         """Rollouts play the thinning rule (thinning_move), not the baseline: both are blind (they
         see the hand, the court and how many cards the player owns), but the baseline almost never
         wins (0-2 of 1,000 deals a setting) and the thinning rule wins 97-99%. The blind policy is then

@@ -30,6 +30,7 @@ from .. import picture as P
 from ..api import Deal, OneDeckGame, Outcome, advance_chance
 from ..api import State as BaseState
 from ..result import Limits, StopReason, finish_open
+from ..solvers.plan import BlindPlan, Estimator
 from ..solvers.reach import VALUE_SECONDS, presearch
 from ..errors import DealError, MoveError
 from ..shuffle import shuffled_by
@@ -597,9 +598,6 @@ class FrozenNovelty(OneDeckGame):
     has_chance = True    # turning a card over: open mode takes the dealt face, blind mode any unseen
     has_hidden = True    # card with that back; the face-down cards are hidden, their backs seen
     modes = ("open", "blind")
-    blind_exact_states = 60  # the exact blind attempt: only the last few face-down cards fit
-    rollout_moves = 10       # determinization values the 10 first candidates in each world
-    blind_samples = 6        # worlds per decision (results/frozen-novelty: 6)
     acyclic = False  # moves can undo each other: solvers/reach.py and the kernel handle cycles
     kernel = "frozen_novelty"
     options = {"variant": ("standard", VARIANTS), "backs": ("", ())}
@@ -627,8 +625,11 @@ class FrozenNovelty(OneDeckGame):
         search.set_position([list(s) for s in state.stacks], list(state.found))
         return [kernel_move(t) for t in search.legal_moves()]
 
-    def blind_preference(self, state, move):
-        return blind_preference(state, move)
+    def blind_plan(self, options=None):
+        # 6 sampled worlds a decision (results/frozen-novelty), each valuing the 10 first candidates;
+        # the exact blind attempt: only the last few face-down cards fit
+        return BlindPlan(estimator=Estimator.DETERMINIZED, samples=6, candidates=10, exact_states=60,
+                         preference=blind_preference)
 
     def baseline_move(self, state):
         """A simple rule a person would use, first that applies: a card home; a run onto a card

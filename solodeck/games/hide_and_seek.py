@@ -27,6 +27,8 @@ from ..api import State as BaseState
 from ..errors import DealError, MoveError
 from ..result import Limits, SearchStopped, StopReason, finish_open
 from ..shuffle import SplitMix64, shuffled, shuffled_by
+from ..solvers.plan import BlindPlan
+from ..solvers.rollouts import candidate_moves
 
 WIN_SCORE = 20
 ROWS, COLS = 3, 4
@@ -941,18 +943,7 @@ class HideAndSeek(Game):
     score_name = "cards in the score pile"
     score_sense = "higher"
     loss_has_score = True
-    scores_losses = True
     modes = ("open", "blind")
-    blind_estimator = "rollouts"  # the blind rule's rollouts (a sampled world solved open costs seconds)
-    # The blind policy (bench/hide_and_seek_blind.py, seeds 10000-10199, against the rule alone at 78/200):
-    # 256 rollouts per move of the first 6 of search_moves by sequential halving, the rule's own move
-    # first among equal wins: 154/200, 1.2 s a deal; 512: 154/200 at 2.9 s; every move, 128: 131/200.
-    blind_samples = 256
-    rollout_moves = 6
-    rollout_adaptive = True
-    rollout_keeps_rule = True
-    rollout_subsets = True  # the kernel rolls out only the moves asked for (sequential halving's)
-    blind_exact_states = 60
     piles = {"playmates": "the 12 face cards as the 3x4 grid, row by row (each column a J, a Q and a K "
                           "of three different suits)",
              "deck": "the 40 number cards A-T, top first"}
@@ -981,7 +972,14 @@ class HideAndSeek(Game):
     def baseline_move(self, state):
         return baseline_move(state)
 
-    def rollout_move(self, state):
+    def blind_plan(self, options=None):
+        # The blind rule's rollouts, though faces are hidden (a sampled world solved open costs seconds).
+        # Seeds 10000-10199, against the rule alone at 78/200: 256 rollouts per move of the first 6 of
+        # search_moves by sequential halving, the rule's own move first among equal wins: 154/200, 1.2 s
+        # a deal; 512: 154/200 at 2.9 s; every move, 128: 131/200. Losses score: ranked by it.
+        return BlindPlan(samples=256, candidates=6, halving=True, keep_rule=True, exact_states=60, rank_losses=True)
+
+    def blind_rule(self, state):
         """The blind rule (rule_move): it weighs the odds of the face-down playmates where the
         baseline only thresholds expected counts, and wins about five times as often."""
         return rule_move(state)
@@ -989,14 +987,12 @@ class HideAndSeek(Game):
     kernel = "hide_and_seek"  # ext/hide_and_seek.pyx: CanonicalSolver's search in C, the blind rule's rollouts
 
     def fast_rollouts(self, state, samples, seed, moves=None):
-        """[(move, wins, sum of winning scores, sum of losing scores)]: solvers/sampling.py's
+        """[(move, wins, sum of winning scores, sum of losing scores)]: solvers/rollouts.py's
         rollouts of the blind rule (rule_move) in the kernel, the same draws; None when it is not
         built. It reads only the view (_kernel_view)."""
         kernel = self.load_kernel()
         if kernel is None or state.pending != NONE or not state.legal_moves():
             return None
-        from ..solvers.sampling import candidate_moves
-
         moves = candidate_moves(self, state) if moves is None else moves
         stats = kernel.rollouts(*_kernel_view(state), [(KERNEL_KINDS.index(m.kind), m.where) for m in moves],
                                 samples, seed, RULE_THRESHOLDS, WIN_SCORE)
@@ -1073,7 +1069,7 @@ def baseline_move(state: State):
     return reveals[0]
 
 
-# -- the blind rule (Game.rollout_move) -------------------------------------------------------------
+# -- the blind rule (Game.blind_rule) -------------------------------------------------------------
 # Thresholds in expected cards (tuned on seeds 10000-12999; docs/rules/hide-and-seek.md, "The blind rule").
 RULE_PLACE = 0.5         # place the top card where it is live with at least this chance
 RULE_WITHDRAW = 0.6      # withdraw a guess when its space's best chance beats the guess's own by this

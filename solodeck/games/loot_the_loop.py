@@ -25,6 +25,7 @@ from ..api import Deal, Game, NoWin, Outcome, check_exact_pile
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
 from ..shuffle import shuffled, shuffled_by
+from ..solvers.plan import BlindPlan, Estimator
 
 NOTES_LIMIT = 3
 ACES = frozenset(s * 13 for s in range(4))
@@ -340,16 +341,7 @@ class LootTheLoop(Game):
     score_name = "cards in the score pile"
     score_sense = "higher"
     loss_has_score = True
-    scores_losses = True
     modes = ("open", "blind")
-    # the blind rule's own move: rolling it out in pure Python takes minutes a decision (the rule
-    # plans each move; docs/rules/loot-the-loop.md), and the baseline's rollouts almost never win
-    blind_estimator = "rule"
-    # no exact blind values: within a cycle every position has its best way out's value, and moves
-    # tied on it can lead round in circles, which play loses. With 50 positions, on seeds
-    # 10000-10499 they lost 5 deals the rule won and won none it lost
-    blind_exact_states = 0
-    blind_samples = 16
     acyclic = False      # explores go round the loop, marks and returns undo each other
     piles = {"deck": "the 52 cards and the joker, top first, all face down"}
 
@@ -368,7 +360,15 @@ class LootTheLoop(Game):
         return parse_move(text)
 
 
-    def rollout_move(self, state):
+    def blind_plan(self, options=None):
+        # The blind rule's own move, unvalued: rolling it out in pure Python takes minutes a decision
+        # (the rule plans each move; docs/rules/loot-the-loop.md), and the baseline's rollouts almost
+        # never win. No exact blind values: within a cycle every position has its best way out's
+        # value, and moves tied on it can lead round in circles, which play loses. With 50 positions,
+        # on seeds 10000-10499 they lost 5 deals the rule won and won none it lost.
+        return BlindPlan(estimator=Estimator.RULE, estimate=False, samples=16, exact_states=0, rank_losses=True)
+
+    def blind_rule(self, state):
         return rule_move(state)
 
     def baseline_move(self, state):
@@ -396,7 +396,7 @@ class LootTheLoop(Game):
         return None
 
 
-# -- the blind rule (Game.rollout_move): docs/rules/loot-the-loop.md, "The blind rule" --------------
+# -- the blind rule (Game.blind_rule): docs/rules/loot-the-loop.md, "The blind rule" --------------
 PLAN_NODES = 400      # the most positions the rule's plan search enters at one decision
 WIN_NODES = 5000      # ... while it has found no step into the unknown (a win may still be further on)
 ACE_WORTH = 100       # a leaf's worth per ace scored: every ace is needed to win
@@ -498,7 +498,7 @@ def _leaf_worth(node, move) -> float:
 
 
 def rule_move(state):
-    """The blind rule (Game.rollout_move): see docs/rules/loot-the-loop.md, "The blind rule"."""
+    """The blind rule (Game.blind_rule): see docs/rules/loot-the-loop.md, "The blind rule"."""
     moves = state.legal_moves()
     if not moves:
         return None

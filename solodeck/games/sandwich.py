@@ -22,6 +22,8 @@ from .. import picture as P
 from ..api import Deal, OneDeckGame, Outcome
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
+from ..solvers.plan import BlindPlan, Estimator
+from ..solvers.rollouts import candidate_moves
 
 HAND_LIMIT = 8
 HAND_START = 8
@@ -282,13 +284,6 @@ class SandwichGuy(OneDeckGame):
     modes = ("open", "blind")
     kernel = "sandwich"
     piles = {"deck": "the 52 cards, top first (the top 8 form the hand)"}
-    # The blind policy plays the blind rule (rule_move) where the exact tree does not fit, and
-    # rolls out only the rule's own move, for its estimated win chance: rollouts of every move
-    # rank them by noise and did no better than the rule alone (seeds 10000-10299: 64 rollouts
-    # a move 264/300 wins, the rule 273; 256 by sequential halving 182/200, the rule 184).
-    rollout_moves = 0
-    rollout_keeps_rule = True
-    rollout_subsets = True  # the kernel rolls out only the moves asked for
 
     def initial_state(self, deal: Deal) -> State:
         if deal.position is not None:
@@ -305,16 +300,20 @@ class SandwichGuy(OneDeckGame):
         left among the cards kept, then the first in legal order. None if no sandwich."""
         return fullest_hand_move(state, count_sandwiches)
 
-    def rollout_move(self, state):
+    def blind_plan(self, options=None):
+        """The blind policy plays the blind rule (rule_move) where the exact tree does not fit, and
+        rolls out only the rule's own move, for its estimated win chance: rollouts of every move
+        rank them by noise and did no better than the rule alone (seeds 10000-10299: 64 rollouts
+        a move 264/300 wins, the rule 273; 256 by sequential halving 182/200, the rule 184).
+        With 5 cards or fewer in the deck the exact tree fits 20,000 states (0.2-0.4 s in Python;
+        the default 500 reach 2 or 3 cards). It wins no more deals (seeds 10000-10999: the same 907
+        of 1,000) but leaves fewer cards on a win (a mean of 1.04, not 1.13)."""
+        return BlindPlan(estimator=Estimator.RULE, exact_states=exact_states)
+
+    def blind_rule(self, state):
         """The blind rule (rule_move): the baseline's first criterion, then the unseen cards that
         would complete a sandwich of one colour or suit, instead of the sandwiches already kept."""
         return rule_move(state)
-
-    def blind_exact_states_at(self, state):
-        """With 5 cards or fewer in the deck the exact tree fits 20,000 states (0.2-0.4 s in Python;
-        the default 500 reach 2 or 3 cards). It wins no more deals (seeds 10000-10999: the same 907
-        of 1,000) but leaves fewer cards on a win (a mean of 1.04, not 1.13)."""
-        return 20_000 if len(state.deck) <= 5 else None
 
     def kernel_moves(self, state):
         kernel = self.load_kernel()
@@ -323,19 +322,23 @@ class SandwichGuy(OneDeckGame):
         return [Sandwich(cards) for cards in kernel.legal(sorted(state.hand))]
 
     def fast_rollouts(self, state, samples, seed, moves=None):
-        """[(move, wins, score_sum)]: solvers/sampling.py's rollouts of the blind rule (rule_move)
+        """[(move, wins, score_sum)]: solvers/rollouts.py's rollouts of the blind rule (rule_move)
         in the kernel (ext/sandwich.pyx), which samples the same draws, of ``moves`` or of the
         candidate moves (only the rule's own: rollout_moves); None when it is not built. The
         kernel sorts the deck: the order never reaches the rule."""
         kernel = self.load_kernel()
         if kernel is None or state.is_chance():
             return None
-        from ..solvers.sampling import candidate_moves
-
         moves = candidate_moves(self, state) if moves is None else moves
         rows = kernel.rollouts(KERNEL_BLIND_RULE, sorted(state.hand), list(state.deck), samples, seed,
                                [m.cards for m in moves])
         return [(Sandwich(cards), wins, total) for cards, wins, total in rows]
+
+
+def exact_states(state):
+    """The blind policy's exact attempt: 20,000 states with 5 cards or fewer in the deck (Game.blind_plan),
+    else the default."""
+    return 20_000 if len(state.deck) <= 5 else None
 
 
 KERNEL_BLIND_RULE = 1  # ext/sandwich.pyx's RULE_OUTS (0 is the baseline)

@@ -29,6 +29,7 @@ from ..api import Deal, NoWin, NumberDeckGame, Outcome, advance_chance, without_
 from ..api import State as BaseState
 from ..errors import DealError, MoveError
 from ..shuffle import shuffled
+from ..solvers.plan import BlindPlan
 
 CELLS = 9
 SIDE = 3
@@ -486,11 +487,6 @@ class Skyway(NumberDeckGame):
     loss_has_score = True
     modes = ("open", "blind")
     anytime = True
-    blind_exact_states = 30  # exact blind values fit only the last turn (27 moves, no draw after) and, with the
-                             # kernel (LastTurnValuer), the turn before: beyond, a single turn's draws are too many
-    rollout_moves = 6  # of 27, without the kernel: Python rollouts of all 27 take half a minute a decision
-    rollout_adaptive = True  # sequential halving: the moves in contention get the draws (bench/skyway_blind.py)
-    rollout_subsets = True   # ... and only they are rolled out
     model = "skyway"
     kernel = "skyway"
     piles = {"deck": "the 40 number cards A-T, top first"}
@@ -503,6 +499,13 @@ class Skyway(NumberDeckGame):
 
     def parse_move(self, text):
         return parse_move(text)
+
+    def blind_plan(self, options=None):
+        # Exact blind values fit only the last turn (27 moves, no draw after) and, with the kernel
+        # (LastTurnValuer), the turn before: beyond, a single turn's draws are too many. The kernel rolls
+        # out all 27 moves; Python only 6 (all 27 take half a minute a decision). Sequential halving:
+        # the moves in contention get the draws (rules page).
+        return BlindPlan(exact_states=30, candidates=None if self.load_kernel() is not None else 6, halving=True)
 
     def baseline_move(self, state):
         """The baseline policy: the move whose grid has the most chain cards counting up to 5 per
@@ -534,7 +537,7 @@ class Skyway(NumberDeckGame):
         return LastTurnValuer(kernel) if kernel is not None else None
 
     def fast_rollouts(self, state, samples, seed, moves=None):
-        """[(move, wins, score_sum)]: solvers/sampling.py's rollouts with the baseline policy, for
+        """[(move, wins, score_sum)]: solvers/rollouts.py's rollouts with the baseline policy, for
         every legal move (the kernel affords all 27) or only ``moves`` (rollout_subsets: sequential
         halving's later rounds; a move's draws are the same either way)."""
         kernel = self.load_kernel()

@@ -1,0 +1,88 @@
+"""How the blind policy plays a game: :class:`BlindPlan`, the solvers' settings, which a game
+picks for itself (``Game.blind_plan``) and a study varies (``solodeck compare --policy
+blind:samples=256,halving=false``) without touching the game. Every field is documented here,
+once. A leaf module: it imports nothing of solodeck."""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from enum import StrEnum
+from typing import Callable
+
+
+class Estimator(StrEnum):
+    """How a decision beyond the exact expectimax tree is valued."""
+
+    ROLLOUTS = "rollouts"          # each candidate move, then the game's blind rule to the end, over
+                                   # sampled draws of the unseen cards (solvers/rollouts.py)
+    DETERMINIZED = "determinized"  # sampled worlds of the hidden faces, each solved open by the game's
+                                   # exact engine (solvers/determinized.py)
+    RULE = "rule"                  # the blind rule's own move is played; rollouts value it alone (every
+                                   # move in analysis: solve and hint files) unless BlindPlan.estimate is off
+
+
+@dataclass(frozen=True)
+class BlindPlan:
+    estimator: Estimator = Estimator.ROLLOUTS
+    samples: int = 64              # per decision: rollouts per move (ROLLOUTS, RULE), or sampled worlds
+                                   # (DETERMINIZED, each far dearer than a rollout)
+    candidates: int | None = None  # how many of State.search_moves() (best first) the estimator values;
+                                   # None: every legal move. The others are listed last, unvalued
+    estimate: bool = True          # RULE: roll the rule's move out for its value; False where a rollout
+                                   # costs too much (the rule weighs odds at every step): it goes unvalued
+    keep_rule: bool = False        # the blind rule's own move is always a candidate and, among moves of
+                                   # equal wins, first: the policy leaves the rule only for more wins
+    halving: bool = False          # the rollouts' budget (samples x moves) spent by sequential halving on
+                                   # the moves still in contention, not shared equally (rollouts.halving_stats)
+    rank_losses: bool = False      # moves of equal wins ranked by the scores of their lost rollouts, and no
+                                   # exact answer where nothing wins (the losses' scores decide, and only
+                                   # rollouts measure them): games whose losses score and are rarely won
+    exact_states: int | Callable | None = None
+                                   # states the exact attempt at a decision may store before the estimator
+                                   # takes over: a number (0: no exact attempt), None (20,000 with the
+                                   # game's compiled valuer, else 500), or a function of the decision
+                                   # returning either (a game whose trees shrink late affords more there)
+    preference: Callable | None = None
+                                   # (state, move) -> float, read from what the player sees: the
+                                   # determinizer orders each world's moves by it (higher first) before
+                                   # the world's own order, so it breaks ties between moves winning in as
+                                   # many worlds. None: no preference
+
+    def exact_states_at(self, state, compiled: bool) -> int:
+        """The exact attempt's budget at this decision (see ``exact_states``)."""
+        states = self.exact_states(state) if callable(self.exact_states) else self.exact_states
+        return (20_000 if compiled else 500) if states is None else states
+
+    def varied(self, spec: str) -> "BlindPlan":
+        """This plan with the fields of ``spec`` changed: "samples=256,halving=false,candidates=6"
+        (numbers, true/false, none, an estimator's name). Raises ValueError naming a bad field."""
+        known = {f.name: f for f in fields(self) if f.name not in ("exact_states", "preference")}
+        changes = {}
+        for item in filter(None, (part.strip() for part in spec.split(","))):
+            name, _, text = item.partition("=")
+            name = name.strip().replace("-", "_")
+            if name not in known or not text:
+                raise ValueError(f"'{item}': expected FIELD=VALUE with FIELD one of {', '.join(known)}")
+            changes[name] = _parse_field(name, text.strip())
+        return replace(self, **changes)
+
+
+def _parse_field(name: str, text: str):
+    if name == "estimator":
+        try:
+            return Estimator(text)
+        except ValueError:
+            raise ValueError(f"estimator={text}: expected one of {', '.join(e.value for e in Estimator)}") from None
+    if name in ("estimate", "keep_rule", "halving", "rank_losses"):
+        if text.lower() not in ("true", "false"):
+            raise ValueError(f"{name}={text}: expected true or false")
+        return text.lower() == "true"
+    if name == "candidates" and text.lower() == "none":
+        return None
+    if not text.isdigit():
+        raise ValueError(f"{name}={text}: expected a whole number" + (" or none" if name == "candidates" else ""))
+    return int(text)
+
+
+def plan_of(game, options: dict | None = None) -> BlindPlan:
+    """The game's blind plan (Game.blind_plan), or the default one."""
+    return game.blind_plan(options) or BlindPlan()
