@@ -1,8 +1,8 @@
-"""Benchmark: Skyway endgames (exact, three engines), the frontier, and whole deals (a script, not a test).
+"""Benchmark: Skyway's exact endgames (three engines) and the proven frontier of real games (a
+script, not a test; whole deals and blind play: `python bench/run.py skyway`).
 
     python bench/skyway.py [--frontier 2,3,4,5,6] [--frontier-positions 5] [--frontier-time-limit 60]
                            [--game-frontier 4,5,6,7,8] [--game-positions 20] [--game-limits 1,10]
-                           [--deals 1000] [--blind-deals 100] [--jobs 2] [--open-time-limit 2]
 
 Part 1, engines side by side: endgames with k turns left and no reshuffle to come, so every
 engine takes them (the baseline's games of seeded deals at a third-pass turn start with 5k cards
@@ -15,11 +15,6 @@ Part 1b, the frontier of a real game: the turn start k turns before the end of t
 game of seeds 10000, 10001, ... (second-pass positions from k = 5 on: a reshuffle ahead, which
 CP-SAT does not take), solved by the kernel alone. Per k: how many are proven within each of
 --game-limits seconds of CPU, the median and maximum time, nodes per second, peak memory.
-
-Part 2, on the deals of seeds first..first+N-1: open mode (the game's solver with the time
-limit: a best line found, proven only when the exact search finishes) and the baseline policy on
-all N deals; the blind policy on the first --blind-deals of them. Win rates with Wilson 95%
-intervals, time per deal, peak memory.
 """
 from __future__ import annotations
 
@@ -27,11 +22,12 @@ import argparse
 import statistics
 import time
 
-import chance_bench
-from chance_bench import percentile, rate_line
+import resource
+
 from solodeck.encodings import cpsat_solver
 from solodeck.api import advance_chance
-from solodeck.games.skyway import built_endgame, kernel_args, natural_endgame
+from solodeck.games.skyway.blind import built_endgame, natural_endgame
+from solodeck.games.skyway.search import kernel_args
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits, make_solver
 
@@ -127,47 +123,21 @@ def game_frontier(args):
               + f" {statistics.median(times):>9.3f} {max(times):>8.3f} {nodes / spent:>10,.0f} {stored:>9,}")
 
 
-def win_rates(args):
-    rows, wall = chance_bench.deal_rows("skyway", args, memory_mb=512)
-    n = len(rows)
-    open_wins = sum(r["verdict"] == "winnable" for r in rows)
-    unknown = sum(r["verdict"] == "unknown" for r in rows)
-    print(f"\nPart 2: seeds {args.first_seed}..{args.first_seed + n - 1}, {args.jobs} worker processes, {wall:.0f} s wall")
-    print(rate_line("open (best found)", open_wins, n, unknown))
-    blind = [r for r in rows if r["blind"] is not None]
-    if blind:
-        print(rate_line("blind policy", sum(r["blind"] for r in blind), len(blind)) + f"  (first {len(blind)} deals)")
-        print(rate_line("baseline, same", sum(r["baseline"] for r in blind), len(blind)))
-    print(rate_line("baseline policy", sum(r["baseline"] for r in rows), n))
-    times = [r["seconds"] for r in rows]
-    print(f"open mode, time per deal (limit {args.open_time_limit} s): median {statistics.median(times):.2f} s, "
-          f"p95 {percentile(times, 0.95):.2f} s, max {max(times):.2f} s; "
-          f"{sum(r['nodes'] for r in rows) / max(sum(times), 1e-9):,.0f} nodes/s")
-    print(chance_bench.exactness_line(rows))
-    print("open mode, best scores found: " + chance_bench.score_counts(r["score"] for r in rows))
-    if blind:
-        print(chance_bench.blind_time_line(blind, args.samples))
-    print(chance_bench.worker_memory_line())
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    chance_bench.add_options(parser, jobs=2, frontier=[2, 3, 4, 5, 6], frontier_time_limit=60.0)
-    parser.set_defaults(open_time_limit=2.0, samples=16)
+    parser.add_argument("--frontier", type=lambda t: [int(x) for x in t.split(",") if x], default=[2, 3, 4, 5, 6])
+    parser.add_argument("--frontier-positions", type=int, default=5)
+    parser.add_argument("--frontier-time-limit", type=float, default=60.0)
     parser.add_argument("--game-frontier", type=lambda t: [int(x) for x in t.split(",") if x], default=[4, 5, 6, 7, 8])
     parser.add_argument("--game-positions", type=int, default=20)
     parser.add_argument("--game-limits", type=lambda t: [float(x) for x in t.split(",") if x], default=[1.0, 10.0])
-    parser.add_argument("--blind-deals", type=int, default=100,
-                        help="the blind policy plays only the first this many deals (Python rollouts are slow)")
     args = parser.parse_args()
     print("Skyway benchmark" + ("" if GAME.load_kernel() is not None else " (pure Python: the kernel is not built)"))
     if args.frontier:
         frontier(args)
     if args.game_frontier:
         game_frontier(args)
-    if args.deals:
-        win_rates(args)
-    print(chance_bench.process_memory_line())
+    print(f"peak memory of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import resource
 import statistics
 import time
 
-from solodeck.games.foresight import KernelParanoid
+from solodeck.games.tricks.search import KernelParanoid
 from solodeck.registry import get_game
 from solodeck.result import Limits
 from solodeck.solvers.paranoid import ParanoidSolver

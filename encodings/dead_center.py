@@ -38,8 +38,8 @@ import time
 from ortools.sat.python import cp_model
 
 from solodeck.api import Outcome, advance_chance
-from solodeck.games.dead_center import (CELLS, DEAD, DOWN, KILL, PASS, PLACE, REVEAL, SPACE_CELL, SPACES, SUPPORTS,
-                                        Move, fits, kills)
+from solodeck.games.dead_center.rules import (CELLS, DEAD, DOWN, KILL, PASS, PLACE, REVEAL, SPACE_CELL, SPACES,
+                                              SUPPORTS, Move, fits, kills)
 from solodeck.result import Limits, SolveResult, StopReason, finish_open
 
 

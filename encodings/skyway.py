@@ -51,8 +51,8 @@ from ortools.sat.python import cp_model
 
 from solodeck.api import advance_chance
 from solodeck.errors import UnsupportedError
-from solodeck.games.skyway import (ADJACENT, CELLS, CHAIN_TO_WIN, HEIGHT, MARKET, PASSES, STACK_SLICES, SUITS,
-                                   SYMMETRIES, Take, chain_lengths)
+from solodeck.games.skyway.rules import (ADJACENT, CELLS, CHAIN_TO_WIN, HEIGHT, MARKET, PASSES, STACK_SLICES,
+                                         SUITS, SYMMETRIES, Take, chain_lengths)
 from solodeck.result import Limits, SolveResult, StopReason, finish_open
 
 WIN_WEIGHT = 100  # above any score (4 suits x at most 10 cards)

@@ -26,7 +26,7 @@ import time
 
 from ortools.sat.python import cp_model
 
-from solodeck.games.syndicate import Choose, Promote
+from solodeck.games.syndicate.rules import Choose, Promote
 from solodeck.result import Limits, SolveResult, StopReason, finish_open
 
 RANKS = range(1, 6)

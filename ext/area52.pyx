@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """Area 52's compiled kernel: the legal moves, the baseline policy, the blind rule and blind rollouts.
 
-It mirrors solodeck/games/area52.py (the reference) and is tested equal to it
+It mirrors solodeck/games/area52/ (the reference: rules.py, blind.py) and is tested equal to it
 (tests/test_area52.py): the same legal moves, the same baseline moves, and rollouts that draw the
 same cards with the same generator (solvers/rollouts.py's play_out), sample for sample.
 

@@ -1,17 +1,17 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The First Boba Tea Shop in London: blind-mode kernel (open mode is trivial, see docs/rules/boba.md).
 
-It mirrors the reference engine (solodeck/games/boba.py) as a small state machine with the same
+It mirrors the reference engine (solodeck/games/boba/rules.py) as a small state machine with the same
 phases: CHOOSE (pick a target), DRAW (chance: the next card for the target), PENDING (the drawn
 card missed: stay or kick), BURN (chance: a kick discards the top card unseen). Tests compare
 its moves, baseline policy, blind rule, values and rollouts with the reference.
 
 - ``rollouts(samples, seed, candidates)``: each legal move (or the rule's ``candidates`` best
   targets, ``rule_candidates``), then the blind rule (``rule_move``: the same rule as
-  solodeck/games/boba.py's, weights from ``set_rule``), over sampled draws;
+  solodeck/games/boba/blind.py's, weights from ``set_rule``), over sampled draws;
   sample i draws with splitmix64 seeded seed + i, the same samples for every move, each draw
   value v with probability counts[v] / unseen, taken as ``next() % unseen`` over the values in
-  ascending order exactly as solodeck.solvers.sampling.sample_outcome does.
+  ascending order exactly as State.sample_chance (solodeck/api.py) does.
 - ``blind_value()``: exact expectimax over the composition of the unseen cards, value
   (P(win), E[score x win]), with a table keyed on the exact position (queues sorted).
 """
@@ -176,8 +176,8 @@ cdef inline void baseline_target(Pos* p) noexcept nogil:
     p.phase = DRAW
 
 
-# -- the blind rule (solodeck/games/boba.py rule_move; the same arithmetic in the same order) --
-# A value is lost when every copy not yet discarded is discarded: boba.py's SURVIVE[u][k] are its
+# -- the blind rule (solodeck/games/boba/blind.py rule_move; the same arithmetic in the same order)
+# A value is lost when every copy not yet discarded is discarded: blind.py's SURVIVE[u][k] are its
 # odds with u copies unseen and k queued (set by Search.set_rule).
 cdef double SURVIVE[COPIES + 1][COPIES + 1]
 cdef int RULE_ROUNDS = 3
@@ -438,7 +438,7 @@ cdef class Search:
         self.pos.phase = BURN if burn else (PENDING if hand else (DRAW if target is not None else CHOOSE))
 
     def set_rule(self, survive, double odds_power, int rounds):
-        """The blind rule's weights (solodeck/games/boba.py SURVIVE, ODDS_POWER, RULE_ROUNDS),
+        """The blind rule's weights (solodeck/games/boba/blind.py SURVIVE, ODDS_POWER, RULE_ROUNDS),
         for every search: until this is called the rule is not set."""
         set_weights(survive, odds_power, rounds)
 
@@ -463,7 +463,7 @@ cdef class Search:
         return ("target", p.tq, p.tg)
 
     def rule_move(self):
-        """The blind rule's move (solodeck/games/boba.py rule_move)."""
+        """The blind rule's move (solodeck/games/boba/blind.py rule_move)."""
         cdef Pos p = self.pos
         if p.lost or p.phase in (DRAW, BURN) or (p.phase == CHOOSE and p.unseen == 0):
             return None

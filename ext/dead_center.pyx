@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """Dead Center's compiled kernel: the legal moves, the blind rule and its rollouts.
 
-It mirrors solodeck/games/dead_center.py (the reference) and is tested equal to it
+It mirrors solodeck/games/dead_center/ (the reference) and is tested equal to it
 (tests/test_dead_center.py): the same legal moves, and rollouts that draw the same cards with the
 same generator (solvers/rollouts.py's play_out), sample for sample.
 
@@ -37,7 +37,7 @@ cdef enum:
     M_KILL = 2
     M_PASS = 3
 
-# The reference's tables (games/dead_center.py): each space's pile and support piles, each pile's spaces.
+# The reference's tables (games/dead_center/rules.py): each space's pile and support piles, each pile's spaces.
 cdef int SPACE_CELL[12]
 cdef int SUPPORT_A[12]
 cdef int SUPPORT_B[12]
@@ -46,7 +46,7 @@ cdef int CELL_NSPACES[9]
 
 
 def _init_tables():
-    from solodeck.games.dead_center import CELL_SPACES, SPACE_CELL as cells, SUPPORTS
+    from solodeck.games.dead_center.rules import CELL_SPACES, SPACE_CELL as cells, SUPPORTS
     for s in range(SPACES):
         SPACE_CELL[s] = cells[s]
         SUPPORT_A[s], SUPPORT_B[s] = SUPPORTS[s]

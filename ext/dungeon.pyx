@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Dungeon's open-mode engine: the round-by-round search of solodeck/games/dungeon.py
+"""Dungeon's open-mode engine: the round-by-round search of solodeck/games/dungeon/search.py
 (``RoundSolver``, the reference; docs/rules/dungeon.md, "How the solver plays it") in C, with
 exact geometry in integers and the kernel's own exact cuts.
 
@@ -16,7 +16,7 @@ feed the distance bound, always with a margin on the side of not cutting.
 
 Also here: the blind rule's rollouts for the blind policy (``rollouts``), drawing with
 solvers/rollouts.py's SplitMix64 exactly as the reference's sample_chance does, and the value
-table that rule reads (``value_table``, solodeck/games/dungeon_values.py's build_table in C).
+table that rule reads (``value_table``, solodeck/games/dungeon/values.py's build_table in C).
 """
 from libc.math cimport sqrt, ceil, floor
 from libc.stdint cimport int8_t, int64_t, uint64_t
@@ -40,8 +40,8 @@ cdef enum:
     MAX_STREAMS = 128       # the reshuffle counts whose permutations are kept (more: shuffled each time)
     GAIN_CAP = 1 << 19      # the gain table's slots (a bigger tree: the bound is given up)
     TABLE_FLOOR = 8         # nodes with at most this many rounds left skip the table (see ``node``)
-    CLASSES = 16            # dungeon_values.CLASSES: a round's classes in the value table
-    LASTS = 13              # dungeon_values.LASTS: the path's last card in the value table
+    CLASSES = 16            # dungeon.values.CLASSES: a round's classes in the value table
+    LASTS = 13              # dungeon.values.LASTS: the path's last card in the value table
 
 cdef double SQRT3 = sqrt(3.0)
 
@@ -985,7 +985,7 @@ cdef class Search:
         return 0
 
 
-# -- the value table (solodeck/games/dungeon_values.py, operation for operation) ---------------------
+# -- the value table (solodeck/games/dungeon/values.py, operation for operation) --------------------
 ctypedef struct ValueTable:
     double* values      # V[r][e][last][cell], flat (Grid.index)
     double* odds        # [14]: each value's chance in a draw
@@ -1009,7 +1009,7 @@ cdef inline int cell_of(ValueTable* t, double x, double y) noexcept nogil:
 
 
 cdef bint meets_float(double x, double y, int v, int d) noexcept nogil:
-    """dungeon_values.meets_float: Liang-Barsky clipping of the segment to the K♦ (the table only)."""
+    """dungeon.values.meets_float: Liang-Barsky clipping of the segment to the K♦ (the table only)."""
     cdef double t0 = 0.0, t1 = 1.0, dx = STEP_X[v], dy = STEP_Y[v], p, q, t
     cdef double ps[4]
     cdef double qs[4]
@@ -1063,7 +1063,7 @@ cdef inline int table_index(ValueTable* t, int rounds, int extra, int last, int 
 
 
 cdef double monster_worth(double* classes, int v, double stay, double back, double* up) noexcept nogil:
-    """dungeon_values.monster_worth: a round against a monster of value v."""
+    """dungeon.values.monster_worth: a round against a monster of value v."""
     cdef double worth = 0.0, value
     cdef int c, top
     for c in range(1, CLASSES):
@@ -1088,7 +1088,7 @@ cdef ValueTable table_view(double[::1] values, double[::1] odds, double[::1] cla
 
 def value_table(double[::1] values, double[::1] odds, double[::1] classes, int distance, double x0, double y0,
                 double step, int nx, int ny, int rounds):
-    """Fill ``values`` (zeros, Grid.size) with dungeon_values.build_table's V."""
+    """Fill ``values`` (zeros, Grid.size) with dungeon.values.build_table's V."""
     cdef ValueTable t = table_view(values, odds, classes, x0, y0, step, nx, ny, rounds)
     cdef double worth[14]
     cdef double up[4]
@@ -1145,7 +1145,7 @@ cdef inline double table_value(ValueTable* t, int rounds, int extra, int last, i
 
 
 cdef double choice_worth(ValueTable* t, int* pts, int* pv, int L, int v, int rounds, int d) noexcept nogil:
-    """dungeon.State.choice_worth: the table's round against an offered v from the real path
+    """dungeon.rules.State.choice_worth: the table's round against an offered v from the real path
     (``pts`` its points, the origin first; ``pv`` its values)."""
     cdef int* end = pts + 4 * L
     cdef int nxt[4]
@@ -1168,7 +1168,7 @@ cdef double choice_worth(ValueTable* t, int* pts, int* pv, int L, int v, int rou
 
 cdef double score_worth(ValueTable* t, int* pts, int* pv, int L, int v, int score, int rounds,
                         int d) noexcept nogil:
-    """dungeon.State.score_worth: 2 for a win, else the table at the path's new end."""
+    """dungeon.rules.State.score_worth: 2 for a win, else the table at the path's new end."""
     cdef int* end = pts + 4 * L
     cdef int nxt[4]
     cdef int k, keep
@@ -1214,7 +1214,7 @@ cdef double promise_c(int* pts, int L, int v, int score, int d) noexcept nogil:
 
 cdef int rollout(int* counts0, int* path, int L0, int extra, int monster, int skill, int d, ValueTable* t,
                  uint64_t seed) noexcept nogil:
-    """One game of the blind rule (dungeon.State.rule_move; the baseline when ``t`` is NULL: every
+    """One game of the blind rule (dungeon.rules.State.rule_move; the baseline when ``t`` is NULL: every
     worth 0, the baseline's order alone) from the start of a round (``monster`` -1, ``extra``
     offered beside it) or from the deal of a round whose monster (a value) is chosen: 1 won, 0
     lost. The draws are solvers/rollouts.py's play_out with SplitMix64(seed)."""
@@ -1312,7 +1312,7 @@ def rollouts(counts, path, int extra, int monster, int skill, int distance, int 
     """Wins of ``samples`` games of the rollout rule (sample i draws with SplitMix64(seed + i)) from
     the start of a round (``monster`` -1) or the deal of a round whose monster's value is
     ``monster``. ``counts``: the deck's cards per value (index 0 unused); ``path``: the path's
-    values; ``table``: the value table's arguments (dungeon_values.ValueTable.kernel_args) for
+    values; ``table``: the value table's arguments (dungeon.values.ValueTable.kernel_args) for
     the value-table rule, None for the baseline."""
     cdef ValueTable t
     cdef ValueTable* rule = NULL

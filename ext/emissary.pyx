@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """The Emissary's open-mode engine: an exact search split at the visits (docs/rules/emissary.md,
-"How the solver plays it"). It mirrors solodeck/games/emissary.py (the reference) and is tested
+"How the solver plays it"). It mirrors solodeck/games/emissary/rules.py (the reference) and is tested
 equal to the generic search on it (tests/test_emissary.py).
 
 **Between visits** the hand is empty and the deck, discard and scoring piles are reshuffled
@@ -546,7 +546,7 @@ def legal_moves(int step, tuple arr, tuple avail, int k, u64 hand, int jacks, in
     return out
 
 
-# -- the blind rule's odds (solodeck/games/emissary.py visit_table is the reference) ---------------
+# -- the blind rule's odds (solodeck/games/emissary/blind.py visit_table is the reference) ---------
 from libc.stdlib cimport malloc, free
 
 
@@ -632,7 +632,7 @@ cdef double* _fill_table(hand, int trump, counts) except NULL:
 def visit_table(hand, int trump, counts):
     """table[mask][w]: the chance that the hand's cards in ``mask`` win exactly w of the debates
     they answer, each lead drawn from ``counts`` (see the reference, visit_table in
-    solodeck/games/emissary.py: the same sums in the same order, so the same floats). ``hand``:
+    solodeck/games/emissary/blind.py: the same sums in the same order, so the same floats). ``hand``:
     reference cards (suit * 13 + value - 1), sorted."""
     cdef int n = len(hand), stride = n + 1, mask, w
     cdef double* tab = _fill_table(hand, trump, counts)

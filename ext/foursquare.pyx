@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Foursquare kernel: the grid in C arrays, make/unmake, and three searches.
 
-It mirrors the reference engine (solodeck/games/foursquare.py): the same legal placements and the
+It mirrors the reference engine (solodeck/games/foursquare/rules.py): the same legal placements and the
 same grids after them (tests compare them state by state), and the same values as the reference
 searches (tests compare those too).
 

@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Friends in High Places' open-mode engine: TurnSolver's iterative deepening on whole turns
-(solodeck/games/friends_in_high_places.py, the reference; docs/rules/friends-in-high-places.md,
+(solodeck/games/friends_in_high_places/search.py, the reference; docs/rules/friends-in-high-places.md,
 "How the solver plays it") in C, with the same reading of the rules and stronger exact bounds.
 
 A node is a turn's intrigue with its hand and court drawn: the player's deck (top first), the
@@ -8,7 +8,7 @@ player's discards (a set: a reshuffle sorts them first), the court deck and its 
 pile's reshuffle count, the hand and the court. The seeded reshuffle (solodeck/shuffle.py) is
 redone here (ext/shared.pxd's seeded_shuffle), one permutation per stream and size.
 
-``within`` answers "is there a win by turn T?"; KernelSolver (solodeck/games/friends_in_high_places.py)
+``within`` answers "is there a win by turn T?"; KernelSolver (solodeck/games/friends_in_high_places/search.py)
 asks it for the thresholds that narrow the proven range of the fewest turns. A failure is stored
 under a 128-bit key (two independent 64-bit hashes of the position without its turn number, and
 without a discard pile no reshuffle can bring back within the turns left) with the turns it had

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Frozen Novelty kernel: the twelve stacks in C arrays, make/unmake, and the exact open search.
 
-It mirrors the reference engine (solodeck/games/frozen_novelty.py): the same legal moves in the
+It mirrors the reference engine (solodeck/games/frozen_novelty/rules.py): the same legal moves in the
 same order (tests compare them state by state along random lines), the same safe moves, the same
 pruned and ordered search moves, and the same search: a depth-first reachability search with
 Tarjan's strongly connected components, so a position is stored as lost only when everything it

@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Hide and Seek's open-mode engine: the search over canonical lines of
-solodeck/games/hide_and_seek.py (``CanonicalSolver``, the reference; docs/rules/hide-and-seek.md,
+solodeck/games/hide_and_seek/search.py (``CanonicalSolver``, the reference; docs/rules/hide-and-seek.md,
 "How the solver plays it") in C. It makes the same choices in the same order with the same cuts,
 so it visits the same nodes; tests/test_hide_and_seek.py checks values, choices and node counts
 against the reference.

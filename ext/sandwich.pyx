@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The Sandwich Guy kernel: blind mode's rollouts (the hot loop of the blind policy) in C.
 
-It mirrors the reference engine (solodeck/games/sandwich.py) and solvers/rollouts.py: the same
+It mirrors the reference engine (solodeck/games/sandwich/rules.py, blind.py) and solvers/rollouts.py: the same
 legal moves in the same order (the hand's cards ascending, triples in lexicographic order), the
 same rules (the baseline policy and the blind rule, RULE_* below), and the same sampled draws:
 a draw of n cards is a partial Fisher-Yates shuffle of the deck in ascending card order,

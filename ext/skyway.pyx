@@ -2,7 +2,7 @@
 """Skyway's compiled kernel: the chain score, the baseline policy, blind rollouts, and the open
 search (``Endgame``: the exact endgame search and the pilot method; see its section below).
 
-It mirrors solodeck/games/skyway.py (the reference) and is tested equal to it
+It mirrors solodeck/games/skyway/ (the reference: rules.py, blind.py) and is tested equal to it
 (tests/test_skyway_kernel.py): the same chain lengths, the same baseline moves, and rollouts that
 draw the same cards with the same generator (solvers/rollouts.py's play_out), sample for sample.
 

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Syndicate kernel: packed position, make/unmake, and an exact normal-form search in C.
 
-It mirrors the reference engine (solodeck/games/syndicate.py): the same moves (tests compare
+It mirrors the reference engine (solodeck/games/syndicate/rules.py): the same moves (tests compare
 the move lists state by state) and the same values (tests compare with the reference search).
 The search and why each of its cuts is exact: docs/rules/syndicate.md, "How the solver searches".
 

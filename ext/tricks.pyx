@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 # The paranoid open-hand search of the Foresight deck's trick games (Foresight, Heartburn): the
-# same rules as solodeck/games/foresight.py's TrickState, and the same value as
+# same rules as solodeck/games/tricks/rules.py's TrickState, and the same value as
 # solvers/paranoid.py (the final score one seat can guarantee against all the others together).
 #
 # Cards are solodeck's ints (suit * 13 + rank - 1, suits S H D C; 52 the Joker); every holding
@@ -217,7 +217,7 @@ cdef class Search:
         for l in range(MAXSEATS):
             self.zlead[l] = next_random(&rng)
             self.ztarget[l] = next_random(&rng)
-        from solodeck.games.foresight import BACKS
+        from solodeck.games.tricks.rules import BACKS
         for c in range(53):
             self.back[c] = BACKS[c]
         for l in range(16):

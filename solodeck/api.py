@@ -13,7 +13,6 @@ look inside a state and never probe for methods: what is not overridden has its 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from . import cards as C
 from .errors import DealError, MoveError, UnsupportedError
@@ -47,7 +46,7 @@ NO_WIN = "no-win"  # what score_bound() returns when no win is reachable any mor
 @dataclass(frozen=True)
 class NoWin:
     """score_bound() of a state from which no win is reachable, in a game that scores losses too
-    (Skyway scores every finished grid): ``best`` is the best loss score still reachable."""
+    (a game that scores every finished grid): ``best`` is the best loss score still reachable."""
 
     best: int
 
@@ -101,7 +100,7 @@ class State:
         """What the position is worth to a line that makes no more progress from it, in a game
         whose positions repeat and that has a score (None: nothing). solvers/reach.py counts it at
         every position it reaches, so a game offers it only where no line from the position can
-        end worse (the score never goes down); Loot the Loop's is a loss with its score pile."""
+        end worse (the score never goes down), e.g. a loss with the score pile it holds."""
         return None
 
     # -- chance: draws, reveals, reshuffles after the deal (Game.has_chance) --------------------
@@ -156,14 +155,14 @@ class State:
 
     def conform(self, real, rng) -> "State":
         """This sampled world, after the move the real game made, made to show what ``real`` now
-        shows where the move showed the player something new outside a chance node (Frozen
-        Novelty: a back seen for the first time), keeping the worlds uniform; ``rng``: SplitMix64.
+        shows where the move showed the player something new outside a chance node (a back
+        seen for the first time), keeping the worlds uniform; ``rng``: SplitMix64.
         The default: nothing is ever shown outside a chance node."""
         return self
 
     def blind_tree_exact(self) -> bool:
         """Is expectimax over the chance nodes the player's whole uncertainty here? False where a
-        move may show something hidden outside a chance node (Frozen Novelty: a back never seen
+        move may show something hidden outside a chance node (a back never seen
         coming to the top), which the tree would read from this state: blind mode then estimates."""
         return True
 
@@ -233,7 +232,6 @@ class Game:
     title: str = ""
     source: str = ""             # which seed text holds the rules
     former_meaning: str = ""     # said with a deal-file error: what this name meant before (a moved alias)
-    implemented: bool = True
     has_chance: bool = False     # chance nodes after the deal (draws, reveals, reshuffles)
     reshuffles: bool = False     # piles reshuffled during play, their order fixed by the deal (docs/deals.md):
                                  # open mode's choices pick what they deal (results/README.md marks it)
@@ -313,21 +311,10 @@ class Game:
     def hand_report(self, deal: Deal, state, solver) -> tuple:
         """(text lines, JSON data) of ``solodeck solve``: every seat's guarantee from ``state``
         (data["values"], None where a limit stopped the search); games add their own tables."""
-        values, proven = self.seat_values(state, solver, deal.options.get("players", 2))
+        values, proven = seat_values(state, solver, deal.options.get("players", 2))
         lines = [f"{self.score_name or 'score'} each seat can guarantee against all the others together:"]
         lines += [f"  seat {s + 1}: {guarantee_text(v, r)}" for s, (v, r) in enumerate(zip(values, proven))]
         return lines, {"values": values, "proven": proven}
-
-    @staticmethod
-    def seat_values(state, solver, seats: int) -> tuple:
-        """Each seat's value at ``state`` (None: a limit stopped that search), and what the search
-        proved of each (``solver.proven``: (v, v) when decided, else proven_range; None where the
-        solver does not say)."""
-        values, proven = [], []
-        for seat in range(seats):
-            values.append(solver.value(state, seat))
-            proven.append(getattr(solver, "proven", None))
-        return values, proven
 
     # -- blind mode ("blind" in modes) ----------------------------------------------------------
     def baseline_move(self, state):
@@ -357,19 +344,7 @@ class Game:
 
     def bound_utility(self, score_bound) -> tuple | None:
         """The utility of the best outcome a state whose score_bound() is given could still reach."""
-        if score_bound is None:
-            return None
-        if score_bound == NO_WIN:
-            return self.utility(Outcome(False, None))
-        if isinstance(score_bound, NoWin):
-            return self.utility(Outcome(False, score_bound.best))
-        return (1, -score_bound if self.score_sense == "lower" else score_bound)
-
-    def rules_path(self) -> Path:
-        """The rules page: the copy installed in the package, else docs/rules/ of a source checkout."""
-        here = Path(__file__).resolve().parent
-        installed = here / "rules" / f"{self.name}.md"
-        return installed if installed.exists() else here.parent / "docs" / "rules" / f"{self.name}.md"
+        return bound_utility(score_bound, self.score_sense)
 
     def new_deal(self, seed: int, options: dict | None = None) -> Deal:
         opts = self.resolve_options(options or {}, "<seed>")
@@ -424,7 +399,7 @@ class Game:
 
 
 class OneDeckGame(Game):
-    """A game dealt from one shuffled pile, ``deck``: the 52 cards (The Sandwich Guy, Boba)."""
+    """A game dealt from one shuffled pile, ``deck``: the 52 cards."""
 
     piles = {"deck": "the 52 cards, top first"}
     number_cards_only = False
@@ -437,7 +412,7 @@ class OneDeckGame(Game):
 
 
 class NumberDeckGame(OneDeckGame):
-    """One pile of the 40 number cards A-T (Syndicate, Foursquare)."""
+    """One pile of the 40 number cards A-T."""
 
     piles = {"deck": "the 40 number cards A-T, top first"}
     number_cards_only = True
@@ -463,6 +438,29 @@ def proven_range(low, high, bounds) -> tuple:
     """[low, high], the range a seat's value is proven to lie in, as (low or None, high or None):
     an end no tighter than the game's own ``bounds`` says nothing and is None."""
     return (low if low > bounds[0] else None, high if high < bounds[1] else None)
+
+
+def bound_utility(score_bound, score_sense: str | None) -> tuple | None:
+    """Game.bound_utility for a game scored in ``score_sense``, for a game's own rules that rank
+    moves by it (the Game sits above them)."""
+    if score_bound is None:
+        return None
+    if score_bound == NO_WIN:
+        return LOSS_UTILITY
+    if isinstance(score_bound, NoWin):
+        return (0, -score_bound.best if score_sense == "lower" else score_bound.best)
+    return (1, -score_bound if score_sense == "lower" else score_bound)
+
+
+def seat_values(state, solver, seats: int) -> tuple:
+    """Each seat's value at ``state`` (None: a limit stopped that search), and what the search
+    proved of each (``solver.proven``: (v, v) when decided, else proven_range; None where the
+    solver does not say)."""
+    values, proven = [], []
+    for seat in range(seats):
+        values.append(solver.value(state, seat))
+        proven.append(getattr(solver, "proven", None))
+    return values, proven
 
 
 def guarantee_text(value, proven=None) -> str:

@@ -11,23 +11,23 @@ import time
 from . import __version__
 from .deals import deal_to_toml, load_deal
 from .errors import SolodeckError, UnsupportedError
-from .registry import GAMES, get_game
+from .registry import GAMES, get_game, rules_path
 
 EPILOG = """\
-examples:
-  solodeck deal syndicate --seed 7 > deal.toml      a deal file for seeded deal 7
+examples (GAME: a name from `solodeck games`):
+  solodeck deal GAME --seed 7 > deal.toml           a deal file for seeded deal 7
   solodeck solve deal.toml                          verdict, best score and the best line
   solodeck solve deal.toml --json                   the same as one JSON object
   solodeck solve deal.toml --hints hints.json       also write every decision's ranked moves
   solodeck solve deal.toml --all-openings           decide every opening exactly: how many still win
   solodeck solve deal.toml --engine race --jobs 2   race the exact search against the CP-SAT model
   solodeck solve deal.toml --mode blind             the best move for a player who cannot see the deck
-  solodeck play foursquare --seed 3                 watch the blind policy play a seeded game
-  solodeck analyze foursquare --deals 1000 --mode both   win rates with 95% intervals, open vs blind
-  solodeck compare skyway --policy blind --policy rule --seeds 10000-10199   two policies, same deals
+  solodeck play GAME --seed 3                       watch the blind policy play a seeded game
+  solodeck analyze GAME --deals 1000 --mode both    win rates with 95% intervals, open vs blind
+  solodeck compare GAME --policy blind --policy rule --seeds 10000-10199   two policies, same deals
   solodeck verify deal.toml hints.json              replay a hint file under the rules
   solodeck view hints.json                          step through a hint file in the browser
-  solodeck rules syndicate                          the rules as solodeck reads them
+  solodeck rules GAME                               the rules as solodeck reads them
 """
 
 
@@ -120,19 +120,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--memory", type=_megabytes, metavar="MB", default=1024.0,
                    help="cap the search's tables at MB megabytes (default 1024); a full table "
                         "forgets old entries: slower, never wrong. Only the positions a search is still "
-                        "working on cannot be forgotten (Frozen Novelty's cycles): if they alone pass the "
+                        "working on cannot be forgotten (the cycles of games whose positions repeat): if they alone pass the "
                         "cap, the search stops with status 'memory-limit' and verdict 'unknown'")
     p.add_argument("--engine", choices=["dfs", "cpsat", "race"], default="dfs",
                    help="dfs: the game's exact engine (default): the depth-first search, compiled when built, "
-                        "or the game's own model where whole deals need it (Dead Center); cpsat: the OR-tools "
+                        "or the game's own model where whole deals need it; cpsat: the OR-tools "
                         "CP-SAT model; race: the search and the model in parallel processes, the first exact "
                         "answer wins. "
                         "Hint values and --all-openings always come from the exact search")
     p.add_argument("--jobs", type=_positive_int, default=2, metavar="J",
                    help="CP-SAT worker threads (default 2); in a race the search runs in one more process")
     p.add_argument("--all-openings", action="store_true",
-                   help="also decide every distinct first decision exactly (Syndicate: the choice of "
-                        "rank 5's members) and report how many of them still win")
+                   help="also decide every distinct first decision exactly (a game whose opening "
+                        "is one big choice) and report how many of them still win")
     p.add_argument("--samples", type=_positive_int, default=None, metavar="N",
                    help="blind mode beyond the exact frontier: rollouts per move (default 1000; "
                         "about 1 s with the compiled kernel, minutes without it), or, in games with "
@@ -148,8 +148,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, required=True, help="the deal number (0 to 2^64-1)")
     p.add_argument("--policy", choices=["blind", "baseline"], default="blind", help="who plays (default blind)")
     p.add_argument("--samples", type=_positive_int, default=None, metavar="N",
-                   help="blind policy: rollouts per move where the exact tree is too big (default 64), or "
-                        "sampled worlds in games with hidden faces (the game's default: Frozen Novelty 6)")
+                   help="blind policy: rollouts per move where the exact tree is too big, or "
+                        "sampled worlds in games with hidden faces (default: the game's blind plan, `solodeck rules "
+                        "GAME` says which)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     _option_argument(p, "the deal")
 
@@ -164,10 +165,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "open: the exact solver with every card known (an upper bound for any player);\n"
                                    "blind: the blind policy plays each deal without seeing the deck order.",
                        epilog="examples:\n"
-                              "  solodeck analyze syndicate --deals 1000 --jobs 2\n"
-                              "  solodeck analyze foursquare --deals 1000 --mode both --jobs 2\n"
-                              "  solodeck analyze foursquare --deals 1000 --resume        continue a stopped run\n"
-                              "  solodeck analyze foursquare --deals 100000 --scheduler tcp://10.0.0.5:8786\n"
+                              "  solodeck analyze GAME --deals 1000 --jobs 2\n"
+                              "  solodeck analyze GAME --deals 1000 --mode both --jobs 2\n"
+                              "  solodeck analyze GAME --deals 1000 --resume        continue a stopped run\n"
+                              "  solodeck analyze GAME --deals 100000 --scheduler tcp://10.0.0.5:8786\n"
                               "      (a Dask cluster: `dask scheduler` on one machine, `dask worker "
                               "tcp://10.0.0.5:8786 --nthreads 1 --nworkers N` on each; README.md, Analysis)")
     p.add_argument("game", help="a game name or alias (see `solodeck games`)")
@@ -182,8 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--memory", type=_megabytes, default=512.0, metavar="MB",
                    help="open mode: the table's cap per worker (default 512)")
     p.add_argument("--samples", type=_positive_int, default=None, metavar="N",
-                   help="blind mode: rollouts per move where the exact tree is too big (default 64), or "
-                        "sampled worlds in games with hidden faces (the game's default: Frozen Novelty 6)")
+                   help="blind mode: rollouts per move where the exact tree is too big, or "
+                        "sampled worlds in games with hidden faces (default: the game's blind plan, `solodeck rules "
+                        "GAME` says which)")
     _option_argument(p, "every deal")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="run on this Dask distributed scheduler instead of local processes")
@@ -201,11 +203,13 @@ def build_parser() -> argparse.ArgumentParser:
                                    "neither) and the exact McNemar p-value: the chance of a split of the deals only\n"
                                    "one policy won at least this uneven if the two were equally good.\n"
                                    "Policies: blind (the game's blind policy), baseline (its simple rule), rule\n"
-                                   "(the rule its rollouts play, alone), blind-equal / blind-adaptive (the blind\n"
-                                   "policy with its rollouts shared equally / by sequential halving).",
+                                   "(the rule its rollouts play, alone), blind:FIELD=VALUE,... (the blind policy\n"
+                                   "with its plan varied, e.g. blind:samples=256,halving=false; the fields are\n"
+                                   "solvers/plan.py's BlindPlan), blind-equal / blind-adaptive (its rollouts\n"
+                                   "shared equally / by sequential halving).",
                        epilog="examples:\n"
-                              "  solodeck compare skyway --policy blind --policy rule --seeds 10000-10199 --jobs 1\n"
-                              "  solodeck compare boba --policy blind-adaptive --policy blind-equal "
+                              "  solodeck compare GAME --policy blind --policy rule --seeds 10000-10199 --jobs 1\n"
+                              "  solodeck compare GAME --policy blind --policy blind:samples=256 "
                               "--seeds 10000-10999 --out cmp.csv\n"
                               "  ... --out cmp.csv --resume        continue a stopped comparison")
     p.add_argument("game", help="a game name or alias (see `solodeck games`)")
@@ -229,7 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "README.md if there is none) and RESULTS/winrates.png, from every "
                                    "RESULTS/<game>/summary.json that `solodeck analyze --out RESULTS/<game>` wrote. "
                                    "Nothing else in the folder is changed.",
-                       epilog="example:\n  solodeck analyze skyway --deals 100 --out my-results/skyway && "
+                       epilog="example:\n  solodeck analyze GAME --deals 100 --out my-results/GAME && "
                               "solodeck report my-results",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results", help="the results folder (e.g. results, or my-results)")
@@ -263,7 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="a game name or alias (see `solodeck games`)")
     p.add_argument("--seed", type=_seed, required=True, help="the deal number (0 to 2^64-1)")
     p.add_argument("--players", type=_positive_int, metavar="N",
-                   help="games of several players (foresight, heartburn): how many; the same as --option players=N")
+                   help="games of several players: how many; the same as --option players=N")
     _option_argument(p, "the deal")
 
     p = sub.add_parser("rules", help="print a game's rules page, rulings included")
@@ -434,7 +438,7 @@ HAND_SECONDS = 10.0  # several players: the default limit of each seat's search
 
 class _CountedSearches:
     """A several-player solver with a tqdm count of its searches on a terminal (a whole
-    Foresight table is a few dozen searches, each up to the time limit)."""
+    table is a few dozen searches, each up to the time limit)."""
 
     def __init__(self, solver, quiet, limits):
         self.solver, self.limits = solver, limits
@@ -452,7 +456,7 @@ class _CountedSearches:
 
     @property
     def proven(self):
-        """What the last value() proved (Game.seat_values), if the solver says."""
+        """What the last value() proved (api.seat_values), if the solver says."""
         return None if self.skipped else getattr(self.solver, "proven", None)
 
     def value(self, state, seat):
@@ -809,8 +813,8 @@ def cmd_deal(args) -> int:
 
 
 def cmd_rules(args) -> int:
-    game = get_game(args.game, need_implemented=False)
-    path = game.rules_path()
+    game = get_game(args.game)
+    path = rules_path(game)
     if not path.exists():
         raise UnsupportedError(f"{game.name}: no rules page yet")
     sys.stdout.write(path.read_text(encoding="utf-8"))
@@ -820,7 +824,7 @@ def cmd_rules(args) -> int:
 def cmd_games(args) -> int:
     rows = [("name", "title", "aliases", "modes", "score")]
     for game in GAMES.values():
-        modes = "/".join(game.modes) if game.implemented else "planned"
+        modes = "/".join(game.modes)
         score = f"{game.score_name} ({game.score_sense} is better)" if game.score_name else "-"
         rows.append((game.name, game.title, ", ".join(game.aliases) or "-", modes, score))
     widths = [max(len(row[i]) for row in rows) + 2 for i in range(len(rows[0]) - 1)]  # never cut a title

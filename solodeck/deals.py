@@ -1,6 +1,6 @@
 """Deal files: TOML (or JSON with the same fields).
 
-    game = "syndicate"              # required: a name or alias from `solodeck games`
+    game = "GAME"                   # required: a name or alias from `solodeck games`
     seed = 17                       # optional: the seeded shuffle (and seed of later reshuffles)
     deck = "AS 7H TD ..."           # the game's pile(s), top card first; default: the seeded shuffle
     [options]                       # the game's variant options (defaults apply when absent)
@@ -48,7 +48,7 @@ def load_deal(path) -> Deal:
 
 def deal_from_data(data: dict, source: str = "<deal>") -> Deal:
     if "game" not in data:
-        raise DealError(source, "game", "missing (e.g. game = \"syndicate\")")
+        raise DealError(source, "game", "missing: a name from `solodeck games`")
     try:
         game = get_game(data["game"])
     except SolodeckError as exc:

@@ -162,7 +162,7 @@ def build_blind_hints(game, deal: Deal, blind_policy, limits=None) -> dict:
 
 class _UntilDeadline:
     """A blind policy while ``limits``' deadline lasts; after it, the game's baseline, which ranks
-    nothing (a rollout rule may itself be costly: The Emissary's weighs odds at every decision)."""
+    nothing (a rollout rule may itself be costly: one that weighs odds at every decision)."""
 
     def __init__(self, game, policy, limits):
         self.game, self.policy, self.limits = game, policy, limits

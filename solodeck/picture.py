@@ -8,7 +8,7 @@ from . import cards as C
 
 def card(code: int | None, down: bool = False, back: str | None = None) -> dict:
     """A card (solodeck.cards' integer code), face down if ``down``; ``None``: face down and
-    unknown. ``back``: the suits a Foresight back shows."""
+    unknown. ``back``: the suits a card's back shows (decks whose backs tell something)."""
     out = {} if code is None else {"card": C.format_card(code)}
     if down or code is None:
         out["down"] = True

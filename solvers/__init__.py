@@ -46,7 +46,7 @@ def solve_open(game, state, limits: Limits | None = None, progress=None, *, prun
 def value_first_moves(solver, state) -> list:
     """[(move, exact utility or None)] for every legal move of the first decision, best first.
 
-    Syndicate's first decision is the opening (rank 5's members): this is `solve --all-openings`."""
+    In a game whose first decision is its opening, this is `solve --all-openings`."""
     state = advance_chance(state)
     values = []
     for move in state.legal_moves():

@@ -1,4 +1,4 @@
-"""Anytime open-mode search, for games whose whole deals are far too big to exhaust (Skyway).
+"""Anytime open-mode search, for games whose whole deals are far too big to exhaust (Game.anytime).
 
 Two phases, both generic over the state API:
 
@@ -26,7 +26,7 @@ from .dfs import NEG_INFINITY, DepthFirstSolver
 
 FIRST_BEAM_WIDTH = 4
 MAX_BEAM_WIDTH = 256
-UNTIMED_BEAM_WIDTH = 32  # a Skyway deal: about a second
+UNTIMED_BEAM_WIDTH = 32  # about a second on the biggest anytime game's deals
 BEAM_SHARE = 0.6  # of the time limit, at most, for the beams; the exact search gets the rest
 
 

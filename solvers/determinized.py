@@ -102,7 +102,7 @@ class Determinizer:
     def rows(self, state, limits: Limits | None = None, every_move: bool = False) -> list:
         """Every legal move as a row (move, win_probability, interval, samples, expected_score,
         exact False, estimator, capped), best first: the fraction of worlds won, then the mean
-        winning score, then the game's own order in the worlds (``candidates``: Frozen Novelty
+        winning score, then the game's own order in the worlds (``candidates``: a game may
         turns cards over late, which a blind player wants). Moves to the same view share one
         valuation; moves left out of the candidates are listed last, unvalued (as rollouts do).
         The worlds' solver has its own cap (``limits`` and ``every_move`` are the rollouts')."""
@@ -137,7 +137,7 @@ class Determinizer:
     def candidates(self, state, worlds) -> list:
         """The moves to value, best first by the game's own order in each world (the plan's
         ``preference``, then search_moves), summed (a Borda count): the state's own order may
-        read its hidden faces (Frozen Novelty digs towards the cards its foundations need), the
+        read its hidden faces (a game that digs towards the cards its foundations need), the
         worlds' orders only read the view. Only ``plan.candidates`` of them are valued."""
         prefer = self.plan.preference
         orders = [w.search_moves() if prefer is None else sorted(w.search_moves(), key=lambda m, w=w: -prefer(w, m))

@@ -23,10 +23,10 @@ from solodeck.errors import UnsupportedError
 from solodeck.result import Limits, SearchStopped, SolveResult, StopReason, finish_open
 
 NEG_INFINITY = (-1, 0)  # below every utility: a loss is (0, ...), a win (1, ...)
-# A table entry with its key, measured with tracemalloc: ~650 bytes on Syndicate, ~2,300 on
-# Foursquare. The larger keeps --memory a cap for every game.
+# A table entry with its key, measured with tracemalloc: ~650 to ~2,300 bytes
+# in the games measured. The larger keeps --memory a cap for every game.
 BYTES_PER_ENTRY = 2400
-_CHECK_EVERY = 256      # nodes between clock and limit checks (a Skyway node costs ~0.5 ms)
+_CHECK_EVERY = 256      # nodes between clock and limit checks (the dearest nodes measured cost ~0.5 ms)
 
 
 class DepthFirstSolver:

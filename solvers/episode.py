@@ -14,9 +14,9 @@ from solodeck.api import advance_chance
 RANK_NEVER, RANK_FIRST_CHOICE, RANK_CHOICES, RANK_ALWAYS = "never", "first-choice", "choices", "always"
 
 
-# Where positions repeat, a policy can also wander through new positions for ever (Frozen Novelty's
-# face-down rearrangements): after this many decisions it is taken to have given up. Real games
-# end far sooner (Frozen Novelty's longest wins take a few hundred).
+# Where positions repeat, a policy can also wander through new positions for ever (rearranging
+# face-down cards): after this many decisions it is taken to have given up. Real games
+# end far sooner (the longest wins measured take a few hundred).
 MAX_DECISIONS = 3000
 
 
@@ -51,7 +51,7 @@ def play_episode(state, policy, rank: str = RANK_NEVER):
             move = rows[0]["move"]
         else:
             move = policy(state)
-        if move is None:  # the policy gives up (Frozen Novelty's baseline with only circles left): lost
+        if move is None:  # the policy gives up (a baseline with only circles left): lost
             break
         decisions.append(Decision(state, move, rows))
         state = advance_chance(state.play(move))

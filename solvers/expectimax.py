@@ -12,10 +12,10 @@ E[score x win] is kept rather than E[score | win] because it averages linearly o
 (what the player sees: the key, in games whose only unseen cards are draws) shares
 transpositions. Values are exact, as far as floating point allows, when the whole tree is
 searched. A limit stops the search and the result says so; solvers/rollouts.py estimates beyond
-that. A game may offer a compiled valuer (``game.fast_expectimax``, e.g. ext/foursquare.pyx): it
+that. A game may offer a compiled valuer (``game.fast_expectimax``, a compiled kernel's): it
 then values whole subtrees.
 
-Hidden faces (Frozen Novelty's face-down cards) are chance nodes where they are turned up: the
+Hidden faces (face-down cards) are chance nodes where they are turned up: the
 outcomes are the unseen cards the view allows, so the search never reads a hidden face.
 
 **Positions that repeat** (``Game.acyclic = False``): the search keeps Tarjan's strongly connected
@@ -157,7 +157,7 @@ class ExpectimaxSolver:
         self._component.append(key)
         low = _SETTLED
         if state.is_chance():
-            # A draw of several cards can have too many outcomes to list (The Sandwich Guy: C(44, 4)):
+            # A draw of several cards can have too many outcomes to list (four cards of 44: C(44, 4)):
             # a state may say how many (chance_count) so a state budget stops before listing them.
             count = state.chance_count()
             if count is not None and self.limits.max_states is not None and count > self.limits.max_states:

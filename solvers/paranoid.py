@@ -18,7 +18,7 @@ from solodeck.api import advance_chance
 from solodeck.result import Limits, SearchStopped
 
 _CHECK_EVERY = 1024
-BYTES_PER_ENTRY = 600  # a table entry with its key: ~500 measured with tracemalloc (4-player Foresight)
+BYTES_PER_ENTRY = 600  # a table entry with its key: ~500 measured with tracemalloc (a 4-player trick game)
 
 
 class ParanoidSolver:

@@ -16,7 +16,7 @@ there is a win here), ``table_scope()`` says when the table must be cleared, and
 symmetries. ``prune=False`` turns the hooks off (safe moves, search_moves, the pre-search):
 the plain reference the tests compare with.
 
-**Games with a score** (Loot the Loop) need the best reachable outcome, not just a win. The
+**Games with a score** need the best reachable outcome, not just a win. The
 value of a position is then the best, over every position it reaches, of the outcome there: a
 finished game's, or ``stop_outcome()`` (what a line that makes no more progress is worth; the game
 offers it only where the score never goes down, so it never exceeds what the position is worth
@@ -34,7 +34,7 @@ from solodeck.api import Outcome, advance_chance
 from solodeck.result import Limits, SearchStopped, StopReason, finish_open
 
 WIN, LOST = "win", "lost"
-# A position in the table or on the search's path, measured with tracemalloc on Frozen Novelty:
+# A position in the table or on the search's path, measured with tracemalloc on the largest such game:
 # 410-530 bytes (keys share the tuples of unchanged parts with their neighbours).
 BYTES_PER_ENTRY = 600
 VALUE_SECONDS = 2.0     # hint files: each move's value gets this much when no time limit is set

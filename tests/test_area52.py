@@ -16,7 +16,8 @@ from solodeck.api import Outcome, advance_chance
 from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, MoveError
 from solodeck.ext import extensions_disabled
-from solodeck.games.area52 import GAME, RED, State, dual, parse_move, sacrifice, single
+from solodeck.games.area52 import GAME
+from solodeck.games.area52.rules import RED, State, dual, parse_move, sacrifice, single
 from solodeck.result import Limits
 from solodeck.shuffle import shuffled
 from solodeck.solvers import DepthFirstSolver, solve_open
@@ -340,7 +341,7 @@ def test_the_kernel_rolls_out_the_same_games_as_the_reference():
 
 @needs_kernel
 def test_the_kernel_baseline_equals_the_reference():
-    from solodeck.games.area52 import _from_kernel
+    from solodeck.games.area52.search import _from_kernel
 
     kernel = GAME.load_kernel()
     for seed in range(6):
@@ -352,7 +353,8 @@ def test_the_kernel_baseline_equals_the_reference():
 
 @needs_kernel
 def test_the_kernel_rule_equals_the_reference():
-    from solodeck.games.area52 import _from_kernel, rule_move
+    from solodeck.games.area52.blind import rule_move
+    from solodeck.games.area52.search import _from_kernel
 
     kernel, compared = GAME.load_kernel(), 0
     for seed in range(3):
@@ -368,7 +370,7 @@ def test_the_kernel_rule_equals_the_reference():
 
 # -- blind mode ------------------------------------------------------------------------------------------------------
 def test_the_blind_rule_keeps_answers_for_the_aliens_to_come():
-    from solodeck.games.area52 import rule_move
+    from solodeck.games.area52.blind import rule_move
 
     # wave 2, 5H: the dual 2S+3S and the single 9C lose nothing. Only the single puts 5H on the
     # table, whose 5H+6D answers the unseen JC; the baseline takes the dual

@@ -8,7 +8,7 @@ from solodeck.cli import main
 from solodeck.deals import deal_to_toml
 from solodeck.registry import GAMES
 
-GAME_NAMES = sorted(name for name, game in GAMES.items() if game.implemented)
+GAME_NAMES = sorted(GAMES)
 
 
 def run(argv, capsys):

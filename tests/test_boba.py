@@ -11,9 +11,9 @@ from blind_oracle import blind_value, every_order
 from conftest import PUZZLES, fixed_line, random_line, random_position
 from solodeck.api import NO_WIN, Deal, advance_chance
 from solodeck.errors import MoveError
-from solodeck.games.boba import (CARDS, KICK, NO_DISCARDS, STAY, Odds, State, Target, fits, gap_bounds, parse_move,
-                                 rule_candidates, rule_move,
-                                 value_name)
+from solodeck.games.boba.blind import Odds, rule_candidates, rule_move
+from solodeck.games.boba.rules import (CARDS, KICK, NO_DISCARDS, STAY, State, Target, fits, gap_bounds, parse_move,
+                                       value_name)
 from solodeck.registry import get_game
 from solodeck.solvers import Limits, solve_open
 from solodeck.solvers.expectimax import ExpectimaxSolver
@@ -425,7 +425,7 @@ def test_a_queued_copy_is_safer_than_an_unseen_one():
     odds = Odds(QUEUES, position(QUEUES).unseen_counts())
     fits_a_2 = odds.gap_value(0, 0)  # below the 2: A or 2
     assert 0 < fits_a_2 < odds.gap_value(1, 1)
-    from solodeck.games.boba import SURVIVE
+    from solodeck.games.boba.blind import SURVIVE
     assert SURVIVE[0][1] > SURVIVE[1][0] and SURVIVE[0][0] == 0.0 and SURVIVE[4][0] > SURVIVE[1][0]
 
 

@@ -8,8 +8,9 @@ import pytest
 
 from solodeck.api import advance_chance
 from solodeck.ext import load
-from solodeck.games.boba import (ROLLOUT_CANDIDATES, BlindKernel, Odds, _from_kernel, _python_rollouts,
-                                 _set_kernel_position, rule_candidates, rule_move)
+from solodeck.games.boba.blind import (ROLLOUT_CANDIDATES, BlindKernel, Odds, _python_rollouts, _set_kernel_position,
+                                       rule_candidates, rule_move)
+from solodeck.games.boba.search import from_kernel
 from solodeck.registry import get_game
 from solodeck.solvers import Limits
 from solodeck.solvers.expectimax import ExpectimaxSolver
@@ -46,8 +47,8 @@ def test_moves_and_baseline_equal_the_reference_state_by_state():
     checked = pending = 0
     for state in random_states(range(15), rng):
         search = kernel_at(state)
-        assert [_from_kernel(m) for m in search.moves()] == state.legal_moves()
-        assert _from_kernel(search.baseline_move()) == GAME.baseline_move(state)
+        assert [from_kernel(m) for m in search.moves()] == state.legal_moves()
+        assert from_kernel(search.baseline_move()) == GAME.baseline_move(state)
         checked += 1
         pending += state.hand is not None
     assert checked > 300 and pending > 20
@@ -82,8 +83,8 @@ def test_the_rule_equals_the_reference_state_by_state():
     states += [endgame(rng, cards_left, pending=i % 2 == 1) for i in range(60) for cards_left in (1, 2, 3, 6)]
     for state in states:
         search = kernel_at(state)
-        assert _from_kernel(search.rule_move()) == rule_move(state), str(state)
-        assert [_from_kernel(m) for m in search.rule_candidates(3)] == rule_candidates(state, 3), str(state)
+        assert from_kernel(search.rule_move()) == rule_move(state), str(state)
+        assert [from_kernel(m) for m in search.rule_candidates(3)] == rule_candidates(state, 3), str(state)
         checked += 1
         pending += state.hand is not None
     assert checked > 600 and pending > 60

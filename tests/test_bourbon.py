@@ -15,8 +15,8 @@ from conftest import PUZZLES, fixed_line, run_cli
 from solodeck import cards as C
 from solodeck.deals import deal_from_data, deal_to_toml, load_deal
 from solodeck.errors import DealError, MoveError
-from solodeck.games import bourbon as B
-from solodeck.games.bourbon import Move, State, best_melds, deadwood, knock_net, knock_report, parse_move
+from solodeck.games.bourbon import rules as B
+from solodeck.games.bourbon.rules import Move, State, best_melds, deadwood, knock_net, knock_report, parse_move
 from solodeck.registry import get_game
 from solodeck.result import Limits
 from solodeck.solvers.paranoid import ParanoidSolver

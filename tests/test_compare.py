@@ -15,7 +15,7 @@ from solodeck.cli import main
 from solodeck.shuffle import SplitMix64
 from solodeck.solvers import rollouts
 from solodeck.solvers.rollouts import estimated_rows, halving_stats, rollout_stats
-from solodeck.solvers.plan import BlindPlan, plan_of
+from solodeck.solvers.plan import BlindPlan, Estimator, plan_of
 from solodeck.solvers.stats import mcnemar_p, wilson_interval
 
 HALVING = BlindPlan(halving=True)
@@ -61,6 +61,35 @@ def test_a_small_comparison_through_the_cli(tmp_path, capsys):
     assert f"won {summary['a']['wins']}/3" in text and "exact McNemar p" in text
     assert (f"both won {paired['both']}, only A {paired['only_a']}, only B {paired['only_b']}, "
             f"neither {paired['neither']}") in text
+
+
+def test_a_policy_names_a_variant_of_the_games_blind_plan():
+    """`blind:FIELD=VALUE,...` is the game's plan with those fields changed (no class patched);
+    blind-equal / blind-adaptive are the same as halving=false / true; a bad field is refused
+    with a message that names the fields."""
+    from solodeck.errors import UnsupportedError
+    from solodeck.solvers.blind import BlindPolicy, policy
+
+    base = plan_of(SKYWAY)
+    variant = policy(SKYWAY, "blind:samples=8,halving=false,candidates=3")
+    assert isinstance(variant, BlindPolicy)
+    assert variant.plan == replace(base, samples=8, halving=False, candidates=3)
+    assert plan_of(SKYWAY) == base  # the game's own plan is untouched
+    assert policy(SKYWAY, "blind-equal").plan == replace(base, halving=False)
+    assert policy(SKYWAY, "blind-adaptive").plan == replace(base, halving=True)
+    assert policy(SKYWAY, "blind:samples=8", samples=5).plan.samples == 5  # --samples wins
+    assert BlindPlan().varied("estimator=rule,estimate=false,candidates=none") == BlindPlan(
+        estimator=Estimator.RULE, estimate=False, candidates=None)
+    for bad in ("blind:sample=8", "blind:samples=many", "blind:halving=maybe", "blind:estimator=guess"):
+        with pytest.raises(UnsupportedError, match=bad.split(":")[1].split("=")[0]):
+            policy(SKYWAY, bad)
+
+
+def test_two_variants_of_one_plan_through_the_cli(capsys):
+    summary = json.loads(_compare(capsys, "--policy", "blind:samples=2", "--policy", "blind:samples=2,halving=false",
+                                  "--seeds", "10000-10000", "--json"))
+    assert [summary[t]["policy"] for t in "ab"] == ["blind:samples=2", "blind:samples=2,halving=false"]
+    assert summary["deals"] == 1
 
 
 def test_a_rows_file_is_resumed_and_gives_the_same_summary(tmp_path, capsys):

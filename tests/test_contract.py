@@ -1,4 +1,4 @@
-"""The contract (solodeck/api.py), checked for every implemented game the registry finds.
+"""The contract (solodeck/api.py), checked for every game the registry finds.
 
 A new game is picked up here without naming it. Along seeded lines (random play, the game's
 baseline policy, the solver's winning lines), every state keeps the contract: legal moves while
@@ -42,7 +42,7 @@ from solodeck.solvers.blind import BlindPolicy
 ROOT = Path(__file__).resolve().parent.parent
 # one-player games: games of several players (Game.several_players) have their own contract in
 # tests/test_trick_games.py and tests/test_bourbon.py
-GAMES = [g for g in registry.GAMES.values() if g.implemented and not g.several_players]
+GAMES = [g for g in registry.GAMES.values() if not g.several_players]
 BLIND_GAMES = [g for g in GAMES if "blind" in g.modes]
 HIDDEN_GAMES = [g for g in GAMES if g.has_hidden]
 
@@ -234,7 +234,7 @@ def test_a_declared_model_exists_and_gives_an_engine(game):
 
 
 def test_every_kernel_and_every_model_is_some_games():
-    every = [g for g in registry.GAMES.values() if g.implemented]
+    every = list(registry.GAMES.values())
     kernels, models = {g.kernel for g in every}, {g.model for g in every}
     for pyx in sorted((ROOT / "ext").glob("*.pyx")):
         assert pyx.stem in kernels, f"ext/{pyx.name} is no game's kernel"
@@ -249,7 +249,7 @@ def test_modes_score_names_and_the_rules_page(game):
     if "blind" in game.modes:
         assert type(game).baseline_move is not Game.baseline_move, f"{game.name}: blind mode without a baseline policy"
         assert game.has_chance or game.has_hidden, f"{game.name}: blind mode, yet nothing is unseen"
-    assert game.rules_path().exists(), f"`solodeck rules {game.name}`: no docs/rules/{game.name}.md"
+    assert registry.rules_path(game).exists(), f"`solodeck rules {game.name}`: no docs/rules/{game.name}.md"
 
 
 @each_game
@@ -271,14 +271,11 @@ def test_reshuffles_are_declared_exactly_where_the_seed_reaches_play(game):
     assert any(changed) == game.reshuffles, f"{game.name}: reshuffles = {game.reshuffles}, yet seeds changed {changed}"
 
 
-def test_names_and_aliases_are_unique_and_no_planned_game_is_implemented():
+def test_names_and_aliases_are_unique():
     names = [n for g in registry.GAMES.values() for n in (g.name, *g.aliases)]
     assert len(names) == len(set(names)), "a name or alias names two games"
     for game in registry.GAMES.values():
-        assert all(registry.get_game(n, need_implemented=False) is game for n in (game.name, *game.aliases))
-    implemented = {n for g in GAMES for n in (g.name, *g.aliases)}
-    for name, aliases, _title in registry.PLANNED:
-        assert not {name, *aliases} & implemented, f"{name} is implemented: remove it from registry.PLANNED"
+        assert all(registry.get_game(n) is game for n in (game.name, *game.aliases))
 
 
 # -- 4. the game's solver against the plain reference search, on small positions ---------------------

@@ -18,14 +18,15 @@ from conftest import PUZZLES, fixed_line_record
 from solodeck import cards as C
 from solodeck.api import NO_WIN, Outcome, advance_chance
 from solodeck.errors import DealError, MoveError
-from solodeck.games.dead_center import (
+from solodeck.games.dead_center import GAME
+from solodeck.games.dead_center.blind import RULE_WEIGHTS, _python_rollouts, rule_move
+from solodeck.games.dead_center.rules import (
     CELL_SPACES,
     DEAD,
     DOWN,
     DRAW,
     FACE_CARDS,
     FLIP,
-    GAME,
     JOKER,
     KILL,
     NUMBER_CARDS,
@@ -37,12 +38,9 @@ from solodeck.games.dead_center import (
     UP,
     Move,
     State,
-    RULE_WEIGHTS,
-    _python_rollouts,
     fits,
     kills,
     parse_move,
-    rule_move,
     value_of,
 )
 from solodeck.deals import deal_from_data, load_deal

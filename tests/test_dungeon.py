@@ -14,9 +14,11 @@ from solodeck import cards as C
 from solodeck.api import NO_WIN, advance_chance
 from solodeck.deals import load_deal
 from solodeck.errors import DealError, MoveError
-from solodeck.games.dungeon import (CHOOSE, DEAL, DECK_CARDS, GAME, HALF_WIDTH, OFFER, ORIGIN, PAIR, UNIT, Move,
-                                    RoundSolver, State, compare, gap, meets, pairing, parse_move, path_points,
-                                    reshuffled, round_score, sign, to_float, value)
+from solodeck.games.dungeon import GAME
+from solodeck.games.dungeon.rules import (CHOOSE, DEAL, DECK_CARDS, HALF_WIDTH, OFFER, ORIGIN, PAIR, UNIT, Move, State,
+                                          compare, gap, meets, pairing, parse_move, path_points, round_score, sign,
+                                          to_float, value)
+from solodeck.games.dungeon.search import RoundSolver, reshuffled
 from solodeck.shuffle import SplitMix64, shuffled
 from solodeck.solvers import DepthFirstSolver, Limits, make_solver
 from solodeck.solvers.expectimax import ExpectimaxSolver
@@ -631,7 +633,7 @@ def test_the_kernel_legal_moves_are_the_references_along_random_games():
 
 
 def kernel_solver(limits=None, **settings):
-    from solodeck.games.dungeon import KernelSolver
+    from solodeck.games.dungeon.search import KernelSolver
 
     solver = KernelSolver(GAME, kernel_or_skip(), limits or Limits(time_limit=60))
     for name, value_ in settings.items():

@@ -1,12 +1,13 @@
-"""The Dungeon's value table and the blind rule that reads it (solodeck/games/dungeon_values.py,
+"""The Dungeon's value table and the blind rule that reads it (solodeck/games/dungeon/values.py,
 docs/rules/dungeon.md "The value-table rule"); the kernel's table against the reference's."""
 from array import array
 
 import pytest
 
 from solodeck import cards as C
-from solodeck import dungeon_values as DV
-from solodeck.games.dungeon import DEAL, DECK_CARDS, GAME, State, round_score, value
+from solodeck.games.dungeon import GAME
+from solodeck.games.dungeon import values as DV
+from solodeck.games.dungeon.rules import DEAL, DECK_CARDS, State, round_score, value
 
 SMALL = DV.Grid(-2.0, 1.0, 0.5, 9, 13, 4)  # around the K♦ at distance 4 or 3, four rounds: quick in Python
 
@@ -75,7 +76,7 @@ def test_the_rule_takes_a_win_and_otherwise_the_tables_best():
 
 
 def test_the_kernels_rollouts_of_the_table_rule_are_the_references_draw_for_draw():
-    """With rollout_rule "table", fast_rollouts (the value-table rule in C) wins as Python's
+    """With rule "table", fast_rollouts (the value-table rule in C) wins as Python's
     rollouts of State.rule_move on the same draws (the default rule: tests/test_dungeon.py)."""
     from solodeck.api import advance_chance
     from solodeck.games.dungeon import Dungeon
@@ -84,18 +85,16 @@ def test_the_kernels_rollouts_of_the_table_rule_are_the_references_draw_for_draw
     if GAME.load_kernel() is None:
         pytest.skip("the kernel is not built (or SOLODECK_NO_EXTENSIONS=1)")
 
-    class Table(Dungeon):
-        rollout_rule = "table"
-
-    class TableInPython(Table):
+    class TableInPython(Dungeon):
         def fast_rollouts(self, state, samples, seed, moves=None):
             return None
 
+    table, in_python = Dungeon(rule="table"), TableInPython(rule="table")
     compared = 0
-    state = advance_chance(Table().initial_state(GAME.new_deal(3, {"distance": 3})))
+    state = advance_chance(table.initial_state(GAME.new_deal(3, {"distance": 3})))
     while state.outcome() is None and compared < 8:
         if len(state.legal_moves()) > 1:
-            assert Table().fast_rollouts(state, 4, 7) == rollouts.rollout_stats(TableInPython(), state, 4, 7)
+            assert table.fast_rollouts(state, 4, 7) == rollouts.rollout_stats(in_python, state, 4, 7)
             compared += 1
-        state = advance_chance(state.play(Table().blind_rule(state)))
+        state = advance_chance(state.play(table.blind_rule(state)))
     assert compared >= 6

@@ -25,8 +25,9 @@ from solodeck.result import Limits
 from solodeck.solvers import DepthFirstSolver, make_solver
 from solodeck.solvers.expectimax import ExpectimaxSolver
 from solodeck.solvers.blind import BlindPolicy
-from solodeck.games.emissary import (ACT, CHOOSE, DECK_CARDS, DISCARD, DRAW, GAME, JACKS, LEAD, RESPOND,
-                                     RULER_CARDS, DEBATE, Move, State, legal_responses, parse_move, wins_debate)
+from solodeck.games.emissary import GAME
+from solodeck.games.emissary.rules import (ACT, CHOOSE, DECK_CARDS, DISCARD, DRAW, JACKS, LEAD, RESPOND, RULER_CARDS,
+                                           DEBATE, Move, State, legal_responses, parse_move, wins_debate)
 from solodeck.shuffle import shuffled
 
 
@@ -524,7 +525,7 @@ def test_the_blind_rules_odds_kernel_equals_the_reference():
     """ext/emissary.pyx visit_table and best_kept give the reference's floats exactly, on hands of
     0-10 cards, every trump, decks of every size (an empty one too)."""
     from solodeck.ext import load
-    from solodeck.games import emissary as E
+    from solodeck.games.emissary import blind as E
 
     kernel = load("emissary")
     if kernel is None:
@@ -544,7 +545,7 @@ def test_the_blind_rules_odds_kernel_equals_the_reference():
 def test_the_blind_rules_odds_on_a_worked_example():
     """The 5S alone, spades trump, a lead from AS 2S 7S 8S AH 3C: it beats the AS and the 2S, loses
     to the 7S and the 8S, and trumps the AH and the 3C (a lead of a suit it cannot follow)."""
-    from solodeck.games import emissary as E
+    from solodeck.games.emissary import blind as E
 
     counts = E.unseen_counts(cards("AS 2S 7S 8S AH 3C"))
     table = E.visit_table(cards("5S"), 0, counts)  # trump spades

@@ -14,7 +14,7 @@ import pytest
 from blind_oracle import blind_value, every_order
 from solodeck.api import advance_chance
 from solodeck.ext import load
-from solodeck.games.foursquare import State
+from solodeck.games.foursquare.rules import State
 from solodeck.registry import get_game
 from solodeck.solvers import Limits
 from solodeck.solvers.expectimax import ExpectimaxSolver

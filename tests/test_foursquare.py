@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from conftest import fixed_line, random_line, random_position
 from solodeck.api import Deal
 from solodeck.errors import MoveError
-from solodeck.games.foursquare import SYMMETRIES, Place, State, parse_move
+from solodeck.games.foursquare.rules import SYMMETRIES, Place, State, parse_move
 from solodeck.registry import get_game
 
 GAME = get_game("foursquare")

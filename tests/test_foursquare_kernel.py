@@ -14,7 +14,7 @@ import pytest
 
 from solodeck.api import advance_chance
 from solodeck.ext import load
-from solodeck.games.foursquare import KernelSolver, _kernel_deck, _kernel_piles
+from solodeck.games.foursquare.search import KernelSolver, _kernel_deck, _kernel_piles
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits
 from solodeck.solvers.expectimax import ExpectimaxSolver

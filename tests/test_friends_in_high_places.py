@@ -16,9 +16,11 @@ from solodeck import cards as C
 from solodeck.api import Outcome, advance_chance
 from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, MoveError
-from solodeck.games.friends_in_high_places import (
-    ALL_CARDS, COURT_CARDS, DRAW_HAND, GAME, INFLUENCE, INTRIGUE, NO_WIN, PASS, PLAYER_CARDS, TURN_UP, State,
-    TurnSolver, acquires, court_stream, parse_move, player_stream, thinning_move)
+from solodeck.games.friends_in_high_places import GAME
+from solodeck.games.friends_in_high_places.rules import (
+    ALL_CARDS, COURT_CARDS, DRAW_HAND, INFLUENCE, INTRIGUE, NO_WIN, PASS, PLAYER_CARDS, TURN_UP, State, acquires,
+    court_stream, parse_move, player_stream)
+from solodeck.games.friends_in_high_places.search import TurnSolver, thinning_move
 from solodeck.result import Limits
 from solodeck.shuffle import shuffled
 from solodeck.solvers import DepthFirstSolver, make_solver
@@ -450,7 +452,7 @@ def kernel():
 
 
 def kernel_args(state):
-    from solodeck.games.friends_in_high_places import flat
+    from solodeck.games.friends_in_high_places.rules import flat
 
     return (flat(state.deck), state.discard, state.shuffles, flat(state.court_deck), state.court_discard,
             state.court_shuffles, state.hand, state.court, state.turn)
@@ -488,7 +490,7 @@ def test_the_kernel_can_take_is_the_references():
     import random
 
     module = kernel()
-    from solodeck.games.friends_in_high_places import can_take
+    from solodeck.games.friends_in_high_places.rules import can_take
 
     rng = random.Random(3)
     agree = 0
@@ -534,7 +536,7 @@ def test_the_kernels_king_turns_hold_every_turn_the_king_of_diamonds_is_dealt():
 def winning_line_states(seed, options):
     """The intrigues along the kernel's first win by turn 64 of a seeded deal, the line replayed
     under the reference engine (its last state wins)."""
-    from solodeck.games.friends_in_high_places import KernelSolver
+    from solodeck.games.friends_in_high_places.search import KernelSolver
 
     module = kernel()
     state = advance_chance(GAME.initial_state(GAME.new_deal(seed, options)))
@@ -577,7 +579,7 @@ def new_loss_positions():
     """Intrigues where the revised loss bites: the last intrigues of the thinning rule's games
     (the player owns 4 or 5 cards) in the four settings, and the same with the court cut down
     (court cards named nowhere have left the game) to 4-8 cards, the K♦ kept where it is."""
-    from solodeck.games.friends_in_high_places import KING_OF_DIAMONDS, flat
+    from solodeck.games.friends_in_high_places.rules import KING_OF_DIAMONDS, flat
 
     out = []
     for seed in range(8):
@@ -625,7 +627,7 @@ def test_the_kernel_agrees_with_the_reference_where_the_new_loss_bites():
             line, _cut = module.Search(state.seed, *state.options).within(*kernel_args(state), state.turn + extra)
             assert (line is not None) == expected, (str(state), extra)
             if line is not None:  # the kernel's line replays to a win by then under the reference
-                from solodeck.games.friends_in_high_places import KernelSolver
+                from solodeck.games.friends_in_high_places.search import KernelSolver
 
                 end = GAME.replay_moves(state, KernelSolver._moves(state, line))
                 assert end.outcome().won and end.outcome().score <= state.turn + extra
@@ -724,7 +726,7 @@ def test_the_thinning_rule_plays_legal_moves_and_wins_most_deals():
     """thinning_move (a blind rule: hand, court and the count of the player's cards) plays legal
     moves to the end, never thinning below 4 cards (that loses at once); thinning the deck to four
     cards, it wins most deals (measured: 988 of 1,000 without options, rules-1000.txt)."""
-    from solodeck.games.friends_in_high_places import thinning_move
+    from solodeck.games.friends_in_high_places.search import thinning_move
 
     wins = 0
     for seed in range(20):
@@ -741,7 +743,7 @@ def test_the_thinning_rule_plays_legal_moves_and_wins_most_deals():
 
 def test_the_thinning_rule_does_not_look_at_the_unseen_order():
     """The rule's choice depends on the hand, the court and the count of cards only."""
-    from solodeck.games.friends_in_high_places import thinning_move
+    from solodeck.games.friends_in_high_places.search import thinning_move
 
     for state in blind_endgames():
         choices = {thinning_move(twin) for twin in list(reorders(state))[:6]}
@@ -752,7 +754,7 @@ def test_rollouts_play_the_thinning_rule_and_the_policy_keeps_to_it_on_ties():
     """The blind policy's rollouts play thinning_move (Game.blind_rule), its own move is always
     among the candidates, and among moves of equal sampled wins it comes first
     (BlindPlan.keep_rule): the policy leaves the rule only for more wins in the samples."""
-    from solodeck.games.friends_in_high_places import thinning_move
+    from solodeck.games.friends_in_high_places.search import thinning_move
     from solodeck.solvers.rollouts import candidate_moves, estimated_rows
 
     state = advance_chance(GAME.initial_state(GAME.new_deal(2)))
@@ -776,7 +778,7 @@ def test_the_timed_plan_cut_changes_no_answer(seed):
     "a win by turn T?" alike, and say alike whether a line was cut for lack of turns (what proves
     a deal unwinnable), on the last intrigues of the thinning rule's game for T = the turn .. the
     turn + 6; and the cuts never make the search larger."""
-    from solodeck.games.friends_in_high_places import thinning_move
+    from solodeck.games.friends_in_high_places.search import thinning_move
 
     module = kernel()
     options = {"lost-opportunities": seed % 2 == 1, "royal-family": seed % 4 >= 2}
@@ -822,7 +824,7 @@ def test_the_kernels_bound_with_the_timed_plan_never_passes_a_win():
     """bound_of (with the timed plan: the first turn it allows) is never after a win that replays:
     the thinning rule's game, and the kernel's first win, on 8 seeded deals, two in each setting;
     and it is never below the bound without the timed plan."""
-    from solodeck.games.friends_in_high_places import thinning_move
+    from solodeck.games.friends_in_high_places.search import thinning_move
 
     module = kernel()
     for seed in range(8):

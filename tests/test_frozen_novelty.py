@@ -11,8 +11,8 @@ from solodeck import cards as C
 from solodeck.api import advance_chance
 from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, MoveError
-from solodeck.games.frozen_novelty import (DOWN, UP, VARIANTS, Move, Rules, State,
-                                           default_backs, parse_backs, parse_move)
+from solodeck.games.frozen_novelty.rules import (DOWN, UP, VARIANTS, Move, Rules, State,
+                                                 default_backs, parse_backs, parse_move)
 from solodeck.hints import build_hints, validate_hints, verify_hints
 from solodeck.registry import get_game
 from solodeck.solvers import Limits, ReachabilitySolver, make_solver
@@ -367,7 +367,7 @@ def test_safe_moves_never_change_the_verdict_on_the_big_losses():
 def test_stricter_rules_allow_a_subset_of_the_moves():
     """The pre-search under stricter rules is sound: hard's legal moves are standard's and easy's
     minus some, very hard's are hard's minus some, position by position along random lines."""
-    from solodeck.games.frozen_novelty import STRICTER
+    from solodeck.games.frozen_novelty.rules import STRICTER
 
     rng = random.Random(11)
     checked = 0

@@ -14,7 +14,8 @@ from conftest import run_cli
 from solodeck import cards as C
 from solodeck.api import advance_chance
 from solodeck.deals import deal_from_data
-from solodeck.games.frozen_novelty import State, blind_preference, card_of, is_up
+from solodeck.games.frozen_novelty.blind import blind_preference
+from solodeck.games.frozen_novelty.rules import State, card_of, is_up
 from solodeck.registry import get_game
 from solodeck.result import Limits
 from solodeck.shuffle import SplitMix64

@@ -17,8 +17,8 @@ import pytest
 from solodeck.api import advance_chance
 from solodeck.deals import load_deal
 from solodeck.ext import load
-from solodeck.games.frozen_novelty import (VARIANTS, KernelSolver, kernel_move, kernel_search,
-                                           State, kernel_tuple)
+from solodeck.games.frozen_novelty.rules import VARIANTS, State
+from solodeck.games.frozen_novelty.search import KernelSolver, kernel_move, kernel_search, kernel_tuple
 from solodeck.registry import get_game
 from solodeck.solvers import Limits, ReachabilitySolver
 from test_frozen_novelty import DECK_TO_DECK, EMPTY_DECK, STUCK, perturbed, position, small_position

@@ -14,9 +14,12 @@ from solodeck import cards as C
 from solodeck.api import Deal, Outcome, advance_chance
 from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, MoveError
-from solodeck.games.hide_and_seek import (GAME, KERNEL_KINDS, RULE_THRESHOLDS, SPACE_CELLS, CanonicalSolver, KernelSolver,
-                                          Move, _kernel_view, assignments, cell_odds, consistent, face_card, face_index,
-                                          parse_move, position_form, rule_move, seeded_grid, space_live, suit_odds)
+from solodeck.games.hide_and_seek import GAME
+from solodeck.games.hide_and_seek.blind import KERNEL_KINDS, RULE_THRESHOLDS, _kernel_view
+from solodeck.games.hide_and_seek.position import position_form
+from solodeck.games.hide_and_seek.rules import (SPACE_CELLS, Move, assignments, cell_odds, consistent, face_card,
+                                                face_index, parse_move, rule_move, seeded_grid, space_live, suit_odds)
+from solodeck.games.hide_and_seek.search import CanonicalSolver, KernelSolver
 from solodeck.result import Limits
 from solodeck.shuffle import SplitMix64
 from solodeck.solvers import solve_open

@@ -19,7 +19,9 @@ from solodeck import cards as C
 from solodeck.api import Outcome, advance_chance
 from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, MoveError
-from solodeck.games.loot_the_loop import GAME, LOOK, MARK, Move, State, full_deck, parse_move, rule_move, trinket_value
+from solodeck.games.loot_the_loop import GAME
+from solodeck.games.loot_the_loop.blind import rule_move
+from solodeck.games.loot_the_loop.rules import LOOK, MARK, Move, State, full_deck, parse_move, trinket_value
 from solodeck.registry import get_game
 from solodeck.shuffle import SplitMix64
 from solodeck.solvers import solve_open
@@ -409,7 +411,7 @@ def test_the_forced_losses_of_seeded_deals_follow_the_pair_rule_and_include_more
 
 # -- positions and their errors ------------------------------------------------------------------------
 def test_a_position_round_trips_and_keeps_faces():
-    from solodeck.games.loot_the_loop import position_form
+    from solodeck.games.loot_the_loop.position import position_form
 
     state = position("(5C) 3H JK", notes="9D 2S")
     assert position_form(state)["notes"] == "2S 9D"

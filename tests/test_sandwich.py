@@ -18,8 +18,8 @@ from solodeck import cards as C
 from solodeck.api import Deal, advance_chance
 from solodeck.deals import load_deal
 from solodeck.errors import MoveError
-from solodeck.games.sandwich import (SUIT_PERMS, VALUE_MAPS, State, count_sandwiches, image_table,
-                                     is_sandwich, outs, parse_move, rule_move)
+from solodeck.games.sandwich.blind import count_sandwiches, outs, rule_move
+from solodeck.games.sandwich.rules import SUIT_PERMS, VALUE_MAPS, State, image_table, is_sandwich, parse_move
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits
 from solodeck.solvers.expectimax import ExpectimaxSolver

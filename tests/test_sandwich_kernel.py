@@ -6,7 +6,8 @@ import pytest
 
 from solodeck.api import advance_chance
 from solodeck.ext import load
-from solodeck.games.sandwich import KERNEL_BLIND_RULE, State
+from solodeck.games.sandwich.blind import KERNEL_BLIND_RULE
+from solodeck.games.sandwich.rules import State
 from solodeck.registry import get_game
 from solodeck.solvers.rollouts import play_out, rollout_stats
 from solodeck.shuffle import SplitMix64

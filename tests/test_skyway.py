@@ -15,8 +15,10 @@ from solodeck import cards as C
 from solodeck.api import Outcome, advance_chance
 from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, MoveError
-from solodeck.games.skyway import (GAME, MOVES, NUMBER_CARDS, SYMMETRIES, State, Take, chain_lengths, free_chain,
-                                   natural_endgame, parse_move, score_of)
+from solodeck.games.skyway import GAME
+from solodeck.games.skyway.blind import natural_endgame
+from solodeck.games.skyway.rules import (MOVES, NUMBER_CARDS, SYMMETRIES, State, Take, chain_lengths, free_chain,
+                                         parse_move, score_of)
 from solodeck.shuffle import shuffled
 from solodeck.solvers import DepthFirstSolver, Limits
 from solodeck.solvers.expectimax import ExpectimaxSolver

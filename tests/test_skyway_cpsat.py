@@ -16,7 +16,9 @@ from solodeck.api import Outcome, advance_chance
 from solodeck.encodings import cpsat_solver
 from solodeck.encodings.skyway import CpSatSolver, SkywayModel
 from solodeck.errors import UnsupportedError
-from solodeck.games.skyway import GAME, NUMBER_CARDS, State, Take, built_endgame, natural_endgame, score_of
+from solodeck.games.skyway import GAME
+from solodeck.games.skyway.blind import built_endgame, natural_endgame
+from solodeck.games.skyway.rules import NUMBER_CARDS, State, Take, score_of
 from solodeck.solvers import DepthFirstSolver, Limits, make_solver
 
 LIMITS = Limits(time_limit=300)

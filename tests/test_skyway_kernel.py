@@ -1,4 +1,4 @@
-"""Skyway's kernel (ext/skyway.pyx) against the reference (solodeck/games/skyway.py): the same
+"""Skyway's kernel (ext/skyway.pyx) against the reference (solodeck/games/skyway/): the same
 chain lengths, the same baseline moves, rollouts equal sample for sample, and the exact open
 search (Endgame) equal to the reference search on random endgames, its bound equal to the
 reference's; tests/test_skyway_cpsat.py checks it against CP-SAT."""
@@ -12,8 +12,10 @@ import pytest
 
 from solodeck.api import advance_chance
 from solodeck.deals import load_deal
-from solodeck.games.skyway import (GAME, NUMBER_CARDS, KernelSolver, State, Take, chain_lengths, kernel_args,
-                                   kernel_utility, random_endgame, within_reach)
+from solodeck.games.skyway import GAME
+from solodeck.games.skyway.blind import random_endgame
+from solodeck.games.skyway.rules import NUMBER_CARDS, State, Take, chain_lengths
+from solodeck.games.skyway.search import KernelSolver, kernel_args, kernel_utility, within_reach
 from solodeck.shuffle import SplitMix64
 from solodeck.solvers import DepthFirstSolver, Limits, make_solver
 from solodeck.solvers.expectimax import ExpectimaxSolver

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from solodeck.api import Deal
 from solodeck.deals import load_deal
 from solodeck.errors import MoveError
-from solodeck.games.syndicate import CARDS_IN_PLAY, Choose, Promote, parse_move
+from solodeck.games.syndicate.rules import CARDS_IN_PLAY, Choose, Promote, parse_move
 from solodeck.registry import get_game
 from solodeck.solvers import solve_open
 

@@ -11,7 +11,7 @@ import pytest
 from solodeck.deals import load_deal
 from solodeck.encodings import cpsat_solver
 from solodeck.encodings.syndicate import SyndicateModel, promotion_bounds
-from solodeck.games.syndicate import State
+from solodeck.games.syndicate.rules import State
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits, make_solver
 from solodeck.solvers.portfolio import race

@@ -10,7 +10,8 @@ import pytest
 
 from solodeck.deals import load_deal
 from solodeck.ext import load
-from solodeck.games.syndicate import KernelSolver, State, kernel_move
+from solodeck.games.syndicate.rules import State
+from solodeck.games.syndicate.search import KernelSolver, kernel_move
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits, make_solver, value_first_moves
 

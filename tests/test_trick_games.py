@@ -13,9 +13,9 @@ from solodeck import cards as C
 from solodeck.api import guarantee_text, proven_range
 from solodeck.deals import deal_from_data, load_deal
 from solodeck.errors import DealError, SolodeckError
-from solodeck.games.foresight import (BACKS, NO_TRUMP, KernelParanoid, Play, TrickRules, TrickState, heartburn_scores,
-                                      mask_of, parse_trick_move)
-from solodeck.games.heartburn import first_leader
+from solodeck.games.tricks.rules import (BACKS, NO_TRUMP, Play, TrickRules, TrickState, first_leader, heartburn_scores,
+                                         mask_of, parse_trick_move)
+from solodeck.games.tricks.search import KernelParanoid
 from solodeck.hints import build_hand_hints, verify_hints
 from solodeck.registry import get_game
 from solodeck.result import Limits

@@ -1,0 +1,85 @@
+"""The Emissary (Isaludo): the player visits eight kingdoms, numbered 1-8, each with a king or a
+queen as ruler, and must win exactly the kingdom's number of debates there: tricks against the
+ruler's leads from the deck, the ruler's suit trump, answered from a hand of eight of the cards
+A-8. The jacks, and the rulers of the kingdoms won, lend their suit's ability; a win scores the
+kingdoms plus the supporters never used. Rules page: docs/rules/emissary.md.
+"""
+from __future__ import annotations
+
+from ...api import Deal, Game
+from .blind import baseline_move, odds_tables, plan, rule_move
+from .position import state_from_position
+from .rules import DRAW, HAND, State, check_piles, parse_move, seeded_piles
+from .search import KernelSolver, kernel_moves
+
+
+class Emissary(Game):
+    name = "emissary"
+    aliases = ("the-emissary",)
+    title = "The Emissary"
+    source = "Isaludo (seeds/000), p. 47"
+    kernel = "emissary"
+    has_chance = True
+    reshuffles = True    # after each visit, and the discards when the deck runs out
+    score_name = "score"  # kingdoms won + supporting rulers never used (16 at most), for a loss too
+    score_sense = "higher"
+    loss_has_score = True
+    modes = ("open", "blind")
+    piles = {"rulers": "the 8 kings and queens, on kingdoms 1-8 from left to right",
+             "deck": "the 32 cards A-8, top first"}
+
+    # -- deals ---------------------------------------------------------------------------------------
+    def seeded_piles(self, seed, options):
+        return seeded_piles(seed)
+
+    def check_piles(self, piles, source, options=None):
+        check_piles(piles, source)
+
+    def initial_state(self, deal: Deal) -> State:
+        seed = deal.seed if deal.seed is not None else 0  # RULINGS: no seed, reshuffles use seed 0
+        if deal.position is not None:
+            return state_from_position(deal.position, deal.source, seed)
+        return State(tuple(deal.piles["rulers"]), 0, 0, -1, (), tuple(deal.piles["deck"]), (), (), 0, DRAW,
+                     draws=HAND, seed=seed)
+
+    def parse_move(self, text):
+        return parse_move(text)
+
+    # -- open mode -----------------------------------------------------------------------------------
+    def fast_solver(self, limits, progress=None):
+        """The kernel's search split at the visits (ext/emissary.pyx): whole deals in about a
+        second, where the generic search over every move does not finish."""
+        kernel = self.load_kernel()
+        return KernelSolver(self, kernel, limits) if kernel is not None else None
+
+    def kernel_moves(self, state):
+        """The kernel's reading of the rules (ext/emissary.pyx legal_moves) as reference moves."""
+        kernel = self.load_kernel()
+        if kernel is None or not state.legal_moves():
+            return None
+        return kernel_moves(kernel, state)
+
+    # -- blind mode ----------------------------------------------------------------------------------
+    def baseline_move(self, state):
+        return baseline_move(state)
+
+    def blind_rule(self, state):
+        """The blind rule (docs/rules/emissary.md, "The blind rule"): the chance of ending the visit
+        with exactly the wins it needs, the leads drawn from the unseen cards, computed for each
+        kingdom and trump it could reach, each response and each ability. It never reads the
+        order of the deck."""
+        return rule_move(self, state, *self.odds())
+
+    def blind_plan(self, options=None):
+        return plan(options)
+
+    _tables = None  # table_of()'s memo
+
+    def odds(self):
+        """(visit_table, best_kept): compiled where the kernel is built, with a small memo."""
+        if self._tables is None:
+            self._tables = odds_tables(self.load_kernel())
+        return self._tables
+
+
+GAME = Emissary()  # the registry's instance (solodeck/registry.py)

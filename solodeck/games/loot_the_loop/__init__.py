@@ -1,0 +1,55 @@
+"""Loot the Loop (Isaludo): the deck is a temple looped on itself; the player looks around (turns
+the top cards over), explores round the loop by the value of a face-up trinket on top, marks paths
+in the notes and returns them, scoring the aces and trinkets landed on, and wins by reaching the
+joker, the exit, with all four aces scored; the score is the score pile. Positions repeat, so open
+mode is solvers/reach.py's cyclic search; blind play follows the planning rule (blind.py). Rules
+page: docs/rules/loot-the-loop.md."""
+from __future__ import annotations
+
+from ...api import Deal, Game
+from . import blind, position, rules
+
+
+class LootTheLoop(Game):
+    name = "loot-the-loop"
+    aliases = ("loot",)
+    title = "Loot the Loop"
+    source = "Isaludo (seeds/000), Loot the Loop"
+    has_chance = True    # looking around turns cards over: the dealt face in open mode, any unseen card blind
+    has_hidden = True    # the face-down cards of the deck
+    score_name = "cards in the score pile"
+    score_sense = "higher"
+    loss_has_score = True
+    modes = ("open", "blind")
+    acyclic = False      # explores go round the loop, marks and returns undo each other
+    piles = {"deck": "the 52 cards and the joker, top first, all face down"}
+
+    # -- deals -------------------------------------------------------------------------------
+    def seeded_piles(self, seed, options):
+        return rules.seeded_piles(seed)
+
+    def check_piles(self, piles, source):
+        rules.check_piles(piles, source)
+
+    def initial_state(self, deal: Deal) -> rules.State:
+        if deal.position is not None:
+            return position.state_from_position(deal.position, deal.source)
+        return rules.dealt_state(deal.piles["deck"])
+
+    def parse_move(self, text):
+        return rules.parse_move(text)
+
+    # -- blind mode --------------------------------------------------------------------------
+    def baseline_move(self, state):
+        """The baseline policy (blind.baseline_move): scoring, turning cards up, or setting up a
+        move that does, never round in circles; None when nothing is left."""
+        return blind.baseline_move(state)
+
+    def blind_rule(self, state):
+        return blind.rule_move(state)
+
+    def blind_plan(self, options=None):
+        return blind.plan(options)
+
+
+GAME = LootTheLoop()  # the registry's instance (solodeck/registry.py)

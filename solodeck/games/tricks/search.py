@@ -1,0 +1,166 @@
+"""The trick games' own open-hand search: ext/tricks.pyx's paranoid search behind
+solvers/paranoid.py's interface (KernelParanoid), its searches valued ahead in two processes, and
+Foresight's table of what each seat can guarantee under each trump."""
+from __future__ import annotations
+
+import os
+
+from ... import cards as C
+from ...api import guarantee_text, proven_range, seat_values
+from ...ext import load as load_extension
+from .rules import HEARTBURN_RANGE, NO_TRUMP, foresight_state, trump_of
+
+
+def prefetcher(solver):
+    """KernelParanoid.prefetch of ``solver`` (the command line hands in a counting wrapper of it),
+    else a function that does nothing."""
+    kernel = getattr(solver, "solver", solver)
+    return kernel.prefetch if isinstance(kernel, KernelParanoid) else (lambda searches: None)
+
+
+TABLE_PROCESSES = 2  # KernelParanoid.prefetch: a Foresight table's searches share nothing, so two cores
+
+
+class KernelParanoid:
+    """ext/tricks.pyx's paranoid search behind ParanoidSolver's interface."""
+
+    def __init__(self, kernel, limits):
+        from ...result import StopReason
+
+        self.limits = limits
+        self.search = kernel.Search(limits.memory_mb, limits.seconds() or 0.0, limits.max_states or 0)
+        self._reason = StopReason.from_code
+        self.stop = None
+        self.proven = None
+        self.known = {}  # prefetch(): (rules, position, seat) -> (value, proven, stop), each used once
+        self.nodes_elsewhere = 0
+
+    @property
+    def nodes(self):
+        return self.search.nodes + self.nodes_elsewhere
+
+    @staticmethod
+    def _known_key(state, seat):
+        return (state.rules.seats, state.rules.trump, state.rules.hearts, state.key(), seat)
+
+    def prefetch(self, searches, processes=TABLE_PROCESSES):
+        """Value ``searches`` ((state, seat) pairs) ahead, in ``processes`` processes, each with its
+        own table, for value() to give back. The searches of a Foresight table share nothing in
+        one table anyway (the seat valued and the trump are in every key), so this only buys
+        time: the same values, the same limits (each search its own, within the deadline)."""
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        searches = [(st, seat) for st, seat in searches if st.phase == "play"]
+        processes = min(processes, len(searches), os.cpu_count() or 1)
+        if processes < 2:
+            return
+        with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_prefetch_worker, initargs=(self.limits,)) as pool:
+            for (st, seat), (v, proven, stop, nodes) in zip(searches, pool.map(_prefetch_value, searches)):
+                self.known[self._known_key(st, seat)] = (v, proven, stop)
+                self.nodes_elsewhere += nodes
+
+    @property
+    def table(self):
+        return range(self.search.stored)
+
+    def value(self, state, seat):
+        """The seat's value, or None when a limit stopped the search (``self.stop`` says which);
+        ``self.proven``: (v, v) when decided, else what the finished tests proved (proven_range)."""
+        rules = state.rules
+        known = self.known.pop(self._known_key(state, seat), None)
+        if known is not None:
+            v, self.proven, self.stop = known
+            return v
+        if state.phase == "exchange":  # the leader's exchange: each choice valued by the kernel
+            values, stop = [], None
+            for move in state.legal_moves():
+                values.append(self.value(state.play(move), seat))
+                stop = stop or self.stop
+            self.stop, self.proven = stop, (None, None)
+            if None in values:
+                return None
+            v = max(values) if state.to_move() == seat else min(values)
+            self.proven = (v, v)
+            return v
+        self.search.restart_clock(self.limits.seconds() or 0.0)  # each search its own budget, within the deadline
+        bounds = state.seat_bounds(seat) or HEARTBURN_RANGE
+        v = self.search.value(rules.seats, rules.trump, rules.hearts, list(state.hands), list(state.holes),
+                              state.leader, list(state.trick), list(state.taken), list(state.tricks),
+                              state.broken, state.first, seat, *bounds)
+        if v is not None:
+            self.stop, self.proven = None, (v, v)
+        else:
+            self.stop = self._reason(self.search.stopped)
+            self.proven = proven_range(self.search.proven_low, self.search.proven_high, bounds)
+        return v
+
+    def move_values(self, state, seat=None):
+        seat = state.to_move() if seat is None else seat
+        return [(move, self.value(state.play(move), seat)) for move in state.legal_moves()]
+
+
+_WORKER = None  # a prefetch process's own KernelParanoid (its table serves all its searches)
+
+
+def _prefetch_worker(limits):
+    global _WORKER
+    _WORKER = KernelParanoid(load_extension("tricks"), limits)  # Foresight's and Heartburn's kernel
+
+
+def _prefetch_value(search):
+    state, seat = search
+    before = _WORKER.nodes
+    v = _WORKER.value(state, seat)
+    return v, _WORKER.proven, _WORKER.stop, _WORKER.nodes - before
+
+
+
+def table_lines(deal, table, proven, names, dealt_name):
+    cells = {nm: [guarantee_text(v, r) for v, r in zip(table[nm], proven[nm])] for nm in names}
+    width = max(4, *(len(c) for nm in names for c in cells[nm]))
+    lines = [f"tricks each seat can guarantee against all the others together (leader: seat "
+             f"{deal.options['leader']}, Holes as dealt; *: the dealt trump):",
+             "  seat  " + " ".join(f"{('*' if nm == dealt_name else '') + nm:>{width}}" for nm in names)]
+    for s in range(deal.options["players"]):
+        lines.append(f"  {s + 1:>4}  " + " ".join(f"{cells[nm][s]:>{width}}" for nm in names))
+    return lines
+
+
+def foresight_table(deal, state, solver):
+    """The double-dummy-style table: a row per seat, a column per trump suit (and no trump when
+    the Joker was turned), as dealt; then the leader's best Hole exchange under the dealt trump
+    and every seat's value after it (Foresight.hand_report, for a hand as dealt)."""
+    dealt = trump_of(deal)
+    trumps = [dealt] + [t for t in (0, 1, 2, 3) if t != dealt]  # the dealt trump's column first
+    names = ["NT" if t == NO_TRUMP else C.SUITS[t] for t in trumps]
+    table, proven = {}, {}
+    seats = deal.options["players"]
+    columns = [foresight_state(deal, trump=t, exchange=False) for t in trumps]
+    prefetch = prefetcher(solver)
+    prefetch([(st, seat) for st in columns for seat in range(seats)])
+    for name, st in zip(names, columns):
+        table[name], proven[name] = seat_values(st, solver, seats)
+    dealt_name = names[0]
+    lines = table_lines(deal, table, proven, names, dealt_name)
+    data = {"trump": dealt_name, "table": table, "proven": proven, "exchange": None}
+    if None in table[dealt_name]:  # the exchange is valued only once the dealt trump's row is
+        lines.append("the leader's Hole exchange: not valued (the dealt trump's row was not all "
+                     "decided within the limits)")
+        return lines, data
+    leader = state.to_move()
+    prefetch([(state.play(move), leader) for move in state.legal_moves()])
+    values = {move: solver.value(state.play(move), leader) for move in state.legal_moves()}
+    if None in values.values():
+        unknown = sum(v is None for v in values.values())
+        lines.append(f"the leader's Hole exchange: {unknown} of {len(values)} choices not decided within the limits")
+        return lines, data
+    best = max(values, key=values.get)  # the first of the best, in the listed order
+    prefetch([(state.play(best), seat) for seat in range(seats)])
+    after, after_proven = seat_values(state.play(best), solver, deal.options["players"])
+    lines.append(f"the leader's best Hole exchange: {best} -> seat {leader + 1} guarantees {values[best]}; "
+                 "after it: " + ", ".join(f"seat {s + 1} {guarantee_text(v, r)}"
+                                           for s, (v, r) in enumerate(zip(after, after_proven))))
+    data["exchange"] = {"best": str(best), "value": values[best], "after": after, "after_proven": after_proven}
+    return lines, data
