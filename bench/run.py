@@ -9,7 +9,8 @@
 For a game, on seeded deals 0..N-1 (the published deals; nothing here tunes anything):
 
 - **open**: the game's exact engine (solvers.make_solver: its kernel when built) on whole deals,
-  each under a time limit: how many it decided, the median and 95th-percentile seconds a deal,
+  each under a time limit: how many it proved exactly (verdict and best score) and how many it
+  found a win for, the median and 95th-percentile seconds a deal,
   nodes per second, and the process's peak memory (resident set: the kernels' tables are C memory
   that Python's allocator never sees). Games of several players: every seat's guarantee
   (Game.hand_report), counted by cells decided.
@@ -81,7 +82,7 @@ def percentile(values, q: float) -> float:
 
 def open_part(game, options: dict, deals: int, seconds: float) -> str:
     """Whole deals by the game's exact engine (several players: every seat's guarantee)."""
-    decided = nodes = cells = 0
+    decided = nodes = cells = won = 0
     times = []
     for seed in range(deals):
         deal = game.new_deal(seed, options)
@@ -97,11 +98,13 @@ def open_part(game, options: dict, deals: int, seconds: float) -> str:
         else:
             result = make_solver(game, Limits(time_limit=seconds)).solve(state)
             decided += result.exact
+            won += result.verdict == "winnable"
             nodes += result.nodes
         times.append(time.perf_counter() - start)
     total = sum(times)
-    what = f"{decided}/{cells} seat values" if game.several_players else f"{decided}/{deals} deals"
-    return (f"open   {what} decided ({seconds:g} s a deal) · median {statistics.median(times):.3f} s, "
+    what = (f"{decided}/{cells} seat values decided ({seconds:g} s a search)" if game.several_players
+            else f"{decided}/{deals} deals proven exact, {won} won ({seconds:g} s a deal)")
+    return (f"open   {what} · median {statistics.median(times):.3f} s, "
             f"p95 {percentile(times, 0.95):.3f} s a deal · {nodes / total if total else 0:,.0f} nodes/s · "
             f"peak {peak_mb():.0f} MB")
 
@@ -117,7 +120,7 @@ def blind_part(game, options: dict, deals: int, samples: int | None) -> list:
         lo, hi = s["interval"]
         lines.append(f"{'blind' if tag == 'a' else '':6} {s['policy']:<8} won {s['wins']}/{deals} = "
                      f"{100 * s['win_rate']:.1f}% (95% {100 * lo:.1f}-{100 * hi:.1f}%) · "
-                     f"median {s['median_seconds']:.2f} s a game")
+                     f"median {s['median_seconds']:.3f} s a game")
     p = summary["paired"]
     lines.append(f"       paired: only baseline {p['only_a']}, only blind {p['only_b']}, exact McNemar p "
                  f"{summary['mcnemar_p']:.3g} · peak {peak_mb():.0f} MB")

@@ -7,10 +7,7 @@ modes. Rules page: docs/rules/area-52.md.
 from __future__ import annotations
 
 from ...api import Deal, Game
-from .blind import baseline_move, kernel_rollouts, plan, rule_move
-from .position import state_from_position
-from .rules import State, check_piles, dealt_state, parse_move, seeded_piles
-from .search import kernel_moves
+from . import blind, position, rules, search
 
 
 class Area52(Game):
@@ -31,37 +28,37 @@ class Area52(Game):
 
     # -- deals ---------------------------------------------------------------------------------
     def seeded_piles(self, seed, options):
-        return seeded_piles(seed)
+        return rules.seeded_piles(seed)
 
     def check_piles(self, piles, source):
-        check_piles(piles, source)
+        rules.check_piles(piles, source)
 
-    def initial_state(self, deal: Deal) -> State:
+    def initial_state(self, deal: Deal) -> rules.State:
         seed = deal.seed if deal.seed is not None else 0  # RULINGS: no seed, reshuffles use seed 0
         if deal.position is not None:
-            return state_from_position(deal.position, deal.source, seed)
-        return dealt_state(deal.piles["defenders"], deal.piles["aliens"], seed)
+            return position.state_from_position(deal.position, deal.source, seed)
+        return rules.dealt_state(deal.piles["defenders"], deal.piles["aliens"], seed)
 
     def parse_move(self, text):
-        return parse_move(text)
+        return rules.parse_move(text)
 
     # -- open mode: the compiled kernel (ext/area52.pyx); None when it is not built -------------
     def kernel_moves(self, state):
         kernel = self.load_kernel()
         if kernel is None or not state.legal_moves():
             return None
-        return kernel_moves(kernel, state)
+        return search.kernel_moves(kernel, state)
 
     # -- blind mode ----------------------------------------------------------------------------
     def baseline_move(self, state):
-        return baseline_move(state)
+        return blind.baseline_move(state)
 
     def blind_rule(self, state):
         """The blind rule (rule_move): the rollouts play it, and so does the policy "rule"."""
-        return rule_move(state)
+        return blind.rule_move(state)
 
     def blind_plan(self, options=None):
-        return plan(options)
+        return blind.plan(options)
 
     def fast_rollouts(self, state, samples, seed, moves=None):
         """[(move, wins, score_sum)]: solvers/rollouts.py's rollouts with the blind rule (rule_move),
@@ -69,7 +66,7 @@ class Area52(Game):
         kernel = self.load_kernel()
         if kernel is None or not state.legal_moves():
             return None
-        return kernel_rollouts(kernel, state, samples, seed)
+        return blind.kernel_rollouts(kernel, state, samples, seed)
 
 
 GAME = Area52()  # the registry's instance

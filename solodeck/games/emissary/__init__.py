@@ -7,10 +7,7 @@ kingdoms plus the supporters never used. Rules page: docs/rules/emissary.md.
 from __future__ import annotations
 
 from ...api import Deal, Game
-from .blind import baseline_move, odds_tables, plan, rule_move
-from .position import state_from_position
-from .rules import DRAW, HAND, State, check_piles, parse_move, seeded_piles
-from .search import KernelSolver, kernel_moves
+from . import blind, position, rules, search
 
 
 class Emissary(Game):
@@ -30,55 +27,55 @@ class Emissary(Game):
 
     # -- deals ---------------------------------------------------------------------------------------
     def seeded_piles(self, seed, options):
-        return seeded_piles(seed)
+        return rules.seeded_piles(seed)
 
     def check_piles(self, piles, source, options=None):
-        check_piles(piles, source)
+        rules.check_piles(piles, source)
 
-    def initial_state(self, deal: Deal) -> State:
+    def initial_state(self, deal: Deal) -> rules.State:
         seed = deal.seed if deal.seed is not None else 0  # RULINGS: no seed, reshuffles use seed 0
         if deal.position is not None:
-            return state_from_position(deal.position, deal.source, seed)
-        return State(tuple(deal.piles["rulers"]), 0, 0, -1, (), tuple(deal.piles["deck"]), (), (), 0, DRAW,
-                     draws=HAND, seed=seed)
+            return position.state_from_position(deal.position, deal.source, seed)
+        return rules.State(tuple(deal.piles["rulers"]), 0, 0, -1, (), tuple(deal.piles["deck"]), (), (), 0,
+                           rules.DRAW, draws=rules.HAND, seed=seed)
 
     def parse_move(self, text):
-        return parse_move(text)
+        return rules.parse_move(text)
 
     # -- open mode -----------------------------------------------------------------------------------
     def fast_solver(self, limits, progress=None):
         """The kernel's search split at the visits (ext/emissary.pyx): whole deals in about a
         second, where the generic search over every move does not finish."""
         kernel = self.load_kernel()
-        return KernelSolver(self, kernel, limits) if kernel is not None else None
+        return search.KernelSolver(self, kernel, limits) if kernel is not None else None
 
     def kernel_moves(self, state):
         """The kernel's reading of the rules (ext/emissary.pyx legal_moves) as reference moves."""
         kernel = self.load_kernel()
         if kernel is None or not state.legal_moves():
             return None
-        return kernel_moves(kernel, state)
+        return search.kernel_moves(kernel, state)
 
     # -- blind mode ----------------------------------------------------------------------------------
     def baseline_move(self, state):
-        return baseline_move(state)
+        return blind.baseline_move(state)
 
     def blind_rule(self, state):
         """The blind rule (docs/rules/emissary.md, "The blind rule"): the chance of ending the visit
         with exactly the wins it needs, the leads drawn from the unseen cards, computed for each
         kingdom and trump it could reach, each response and each ability. It never reads the
         order of the deck."""
-        return rule_move(self, state, *self.odds())
+        return blind.rule_move(self, state, *self.odds())
 
     def blind_plan(self, options=None):
-        return plan(options)
+        return blind.plan(options)
 
     _tables = None  # table_of()'s memo
 
     def odds(self):
         """(visit_table, best_kept): compiled where the kernel is built, with a small memo."""
         if self._tables is None:
-            self._tables = odds_tables(self.load_kernel())
+            self._tables = blind.odds_tables(self.load_kernel())
         return self._tables
 
 

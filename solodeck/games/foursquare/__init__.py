@@ -7,10 +7,7 @@ docs/rules/foursquare.md.
 from __future__ import annotations
 
 from ...api import Deal, NumberDeckGame
-from .blind import BlindKernel, baseline_move, kernel_rollouts
-from .position import state_from_position
-from .rules import State, dealt_state, parse_move
-from .search import KernelSolver, kernel_moves
+from . import blind, position, rules, search
 
 
 class Foursquare(NumberDeckGame):
@@ -28,39 +25,39 @@ class Foursquare(NumberDeckGame):
     aspiration = False
 
     # -- deals ---------------------------------------------------------------------------------
-    def initial_state(self, deal: Deal) -> State:
+    def initial_state(self, deal: Deal) -> rules.State:
         if deal.position is not None:
-            return state_from_position(deal.position, deal.source)
-        return dealt_state(deal.piles["deck"])
+            return position.state_from_position(deal.position, deal.source)
+        return rules.dealt_state(deal.piles["deck"])
 
     def parse_move(self, text):
-        return parse_move(text)
+        return rules.parse_move(text)
 
     # -- open mode: the compiled kernel (ext/foursquare.pyx); each hook returns None when it is not built --
     def fast_solver(self, limits, progress=None):
         kernel = self.load_kernel()
-        return KernelSolver(self, kernel, limits, progress) if kernel is not None else None
+        return search.KernelSolver(self, kernel, limits, progress) if kernel is not None else None
 
     def kernel_moves(self, state):
         kernel = self.load_kernel()
         if kernel is None or state.hand is None or not state.piles:
             return None
-        return kernel_moves(kernel, state)
+        return search.kernel_moves(kernel, state)
 
     # -- blind mode ----------------------------------------------------------------------------
     def baseline_move(self, state):
-        return baseline_move(state)
+        return blind.baseline_move(state)
 
     def fast_rollouts(self, state, samples, seed, moves=None):
         """[(move, wins, score_sum)]: solvers/rollouts.py's rollouts with the baseline policy."""
         kernel = self.load_kernel()
         if kernel is None or state.hand is None or not state.piles:
             return None
-        return kernel_rollouts(kernel, state, samples, seed)
+        return blind.kernel_rollouts(kernel, state, samples, seed)
 
     def fast_expectimax(self, limits):
         kernel = self.load_kernel()
-        return BlindKernel(kernel, limits) if kernel is not None else None
+        return blind.BlindKernel(kernel, limits) if kernel is not None else None
 
 
 GAME = Foursquare()  # the registry's instance

@@ -6,10 +6,7 @@ Five variants, no score; open and blind modes. Rules page: docs/rules/frozen-nov
 from __future__ import annotations
 
 from ...api import Deal, OneDeckGame
-from .blind import baseline_move, plan
-from .position import state_from_position
-from .rules import VARIANTS, Rules, State, dealt_state, parse_backs, parse_move
-from .search import KernelSolver, kernel_moves
+from . import blind, position, rules, search
 
 
 class FrozenNovelty(OneDeckGame):
@@ -22,40 +19,41 @@ class FrozenNovelty(OneDeckGame):
     modes = ("open", "blind")
     acyclic = False  # moves can undo each other: solvers/reach.py and the kernel handle cycles
     kernel = "frozen_novelty"
-    options = {"variant": ("standard", VARIANTS), "backs": ("", ())}
+    options = {"variant": ("standard", rules.VARIANTS), "backs": ("", ())}
     piles = {"deck": "the 52 cards, top first; card i goes face down on Deck stack i mod 4"}
 
     # -- deals ---------------------------------------------------------------------------------
-    def rules_for(self, options: dict, source: str) -> Rules:
-        return Rules(options.get("variant", "standard"), tuple(parse_backs(options.get("backs", ""), source)))
+    def rules_for(self, options: dict, source: str) -> rules.Rules:
+        return rules.Rules(options.get("variant", "standard"),
+                           tuple(rules.parse_backs(options.get("backs", ""), source)))
 
-    def initial_state(self, deal: Deal) -> State:
-        rules = self.rules_for(deal.options, deal.source)
+    def initial_state(self, deal: Deal) -> rules.State:
+        game_rules = self.rules_for(deal.options, deal.source)
         if deal.position is not None:
-            return state_from_position(rules, deal.position, deal.source)
-        return dealt_state(rules, deal.piles["deck"])
+            return position.state_from_position(game_rules, deal.position, deal.source)
+        return rules.dealt_state(game_rules, deal.piles["deck"])
 
     def parse_move(self, text):
-        return parse_move(text)
+        return rules.parse_move(text)
 
     # -- open mode -----------------------------------------------------------------------------
     def fast_solver(self, limits, progress=None):
         """The kernel when built; else solvers.make_solver runs solvers/reach.py."""
         kernel = self.load_kernel()
-        return KernelSolver(self, kernel, limits, progress) if kernel is not None else None
+        return search.KernelSolver(self, kernel, limits, progress) if kernel is not None else None
 
     def kernel_moves(self, state):
         kernel = self.load_kernel()
         if kernel is None or state.is_chance():
             return None
-        return kernel_moves(kernel, state)
+        return search.kernel_moves(kernel, state)
 
     # -- blind mode ----------------------------------------------------------------------------
     def baseline_move(self, state):
-        return baseline_move(state)
+        return blind.baseline_move(state)
 
     def blind_plan(self, options=None):
-        return plan(options)
+        return blind.plan(options)
 
 
 GAME = FrozenNovelty()  # the registry's instance

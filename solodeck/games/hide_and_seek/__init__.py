@@ -8,10 +8,7 @@ is revealed win. Rules page: docs/rules/hide-and-seek.md.
 from __future__ import annotations
 
 from ...api import Deal, Game
-from .blind import baseline_move, kernel_rollouts, plan
-from .position import state_from_position
-from .rules import NONE, State, World, check_piles, parse_move, rule_move, seeded_piles
-from .search import CanonicalSolver, KernelSolver, kernel_moves
+from . import blind, position, rules, search
 
 
 class HideAndSeek(Game):
@@ -32,18 +29,18 @@ class HideAndSeek(Game):
 
     # -- deals ---------------------------------------------------------------------------------------
     def seeded_piles(self, seed, options):
-        return seeded_piles(seed)
+        return rules.seeded_piles(seed)
 
     def check_piles(self, piles, source):
-        check_piles(piles, source)
+        rules.check_piles(piles, source)
 
-    def initial_state(self, deal: Deal) -> State:
+    def initial_state(self, deal: Deal) -> rules.State:
         if deal.position is not None:
-            return state_from_position(deal.position, deal.source)
-        return State(World(deal.piles["playmates"], deal.piles["deck"]))
+            return position.state_from_position(deal.position, deal.source)
+        return rules.State(rules.World(deal.piles["playmates"], deal.piles["deck"]))
 
     def parse_move(self, text):
-        return parse_move(text)
+        return rules.parse_move(text)
 
     # -- open mode -----------------------------------------------------------------------------------
     def fast_solver(self, limits, progress=None):
@@ -51,36 +48,36 @@ class HideAndSeek(Game):
         order: compiled (KernelSolver) when the kernel is built, else CanonicalSolver."""
         kernel = self.load_kernel()
         if kernel is None:
-            return CanonicalSolver(self, limits, progress)
-        return KernelSolver(self, kernel, limits, progress)
+            return search.CanonicalSolver(self, limits, progress)
+        return search.KernelSolver(self, kernel, limits, progress)
 
     def kernel_moves(self, state):
         """The kernel's reading of the rules (ext/hide_and_seek.pyx legal_moves) as moves."""
         kernel = self.load_kernel()
-        if kernel is None or state.pending != NONE:
+        if kernel is None or state.pending != rules.NONE:
             return None
-        return kernel_moves(kernel, state)
+        return search.kernel_moves(kernel, state)
 
     # -- blind mode ----------------------------------------------------------------------------------
     def baseline_move(self, state):
-        return baseline_move(state)
+        return blind.baseline_move(state)
 
     def blind_rule(self, state):
         """The blind rule (rule_move): it weighs the odds of the face-down playmates where the
         baseline only thresholds expected counts, and wins about five times as often."""
-        return rule_move(state)
+        return rules.rule_move(state)
 
     def blind_plan(self, options=None):
-        return plan(options)
+        return blind.plan(options)
 
     def fast_rollouts(self, state, samples, seed, moves=None):
         """[(move, wins, sum of winning scores, sum of losing scores)]: solvers/rollouts.py's
         rollouts of the blind rule (rule_move) in the kernel, the same draws; None when it is not
         built. It reads only the view (blind.py's _kernel_view)."""
         kernel = self.load_kernel()
-        if kernel is None or state.pending != NONE or not state.legal_moves():
+        if kernel is None or state.pending != rules.NONE or not state.legal_moves():
             return None
-        return kernel_rollouts(kernel, self, state, samples, seed, moves)
+        return blind.kernel_rollouts(kernel, self, state, samples, seed, moves)
 
 
 GAME = HideAndSeek()  # the registry's instance (solodeck/registry.py)

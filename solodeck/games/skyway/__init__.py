@@ -6,10 +6,7 @@ when every suit's chain has 5 cards. Open and blind modes. Rules page: docs/rule
 from __future__ import annotations
 
 from ...api import Deal, NumberDeckGame
-from .blind import LastTurnValuer, baseline_move, kernel_rollouts, plan
-from .position import state_from_position
-from .rules import State, dealt_state, parse_move
-from .search import KernelSolver, kernel_moves
+from . import blind, position, rules, search
 
 
 class Skyway(NumberDeckGame):
@@ -28,34 +25,34 @@ class Skyway(NumberDeckGame):
     piles = {"deck": "the 40 number cards A-T, top first"}
 
     # -- deals ---------------------------------------------------------------------------------
-    def initial_state(self, deal: Deal) -> State:
+    def initial_state(self, deal: Deal) -> rules.State:
         seed = deal.seed if deal.seed is not None else 0  # RULINGS: no seed, reshuffles use seed 0
         if deal.position is not None:
-            return state_from_position(deal.position, deal.source, seed)
-        return dealt_state(deal.piles["deck"], seed)
+            return position.state_from_position(deal.position, deal.source, seed)
+        return rules.dealt_state(deal.piles["deck"], seed)
 
     def parse_move(self, text):
-        return parse_move(text)
+        return rules.parse_move(text)
 
     # -- open mode: the compiled kernel (ext/skyway.pyx); None when it is not built -------------
     def fast_solver(self, limits, progress=None):
         """The kernel's open search (KernelSolver); without it solvers.make_solver runs the
         anytime search of solvers/anytime.py."""
         kernel = self.load_kernel()
-        return KernelSolver(self, kernel, limits, progress) if kernel is not None else None
+        return search.KernelSolver(self, kernel, limits, progress) if kernel is not None else None
 
     def kernel_moves(self, state):
         kernel = self.load_kernel()
         if kernel is None or state.over or state.is_chance():
             return None
-        return kernel_moves(kernel, state)
+        return search.kernel_moves(kernel, state)
 
     # -- blind mode ----------------------------------------------------------------------------
     def baseline_move(self, state):
-        return baseline_move(state)
+        return blind.baseline_move(state)
 
     def blind_plan(self, options=None):
-        return plan(options, self.load_kernel())
+        return blind.plan(options, self.load_kernel())
 
     def fast_rollouts(self, state, samples, seed, moves=None):
         """[(move, wins, score_sum)]: solvers/rollouts.py's rollouts with the baseline policy, for
@@ -64,12 +61,12 @@ class Skyway(NumberDeckGame):
         kernel = self.load_kernel()
         if kernel is None or not state.legal_moves():
             return None
-        return kernel_rollouts(kernel, state, samples, seed, moves)
+        return blind.kernel_rollouts(kernel, state, samples, seed, moves)
 
     def fast_expectimax(self, limits):
         """The kernel's exact blind value of the last turn (LastTurnValuer), or None."""
         kernel = self.load_kernel()
-        return LastTurnValuer(kernel) if kernel is not None else None
+        return blind.LastTurnValuer(kernel) if kernel is not None else None
 
 
 GAME = Skyway()  # the registry's instance

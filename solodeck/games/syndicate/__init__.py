@@ -8,9 +8,7 @@ mode only. Rules page: docs/rules/syndicate.md.
 from __future__ import annotations
 
 from ...api import Deal, NumberDeckGame
-from .position import state_from_position
-from .rules import State, parse_move, state_from_deck
-from .search import KernelSolver, kernel_moves
+from . import position, rules, search
 
 
 class Syndicate(NumberDeckGame):
@@ -24,24 +22,24 @@ class Syndicate(NumberDeckGame):
     model = "syndicate"
 
     # -- deals ---------------------------------------------------------------------------------------
-    def initial_state(self, deal: Deal) -> State:
+    def initial_state(self, deal: Deal) -> rules.State:
         if deal.position is not None:
-            return state_from_position(deal.position, deal.source)
-        return state_from_deck(deal.piles["deck"])
+            return position.state_from_position(deal.position, deal.source)
+        return rules.state_from_deck(deal.piles["deck"])
 
     def parse_move(self, text):
-        return parse_move(text)
+        return rules.parse_move(text)
 
     # -- open mode -----------------------------------------------------------------------------------
     def fast_solver(self, limits, progress=None):
         kernel = self.load_kernel()
-        return KernelSolver(self, kernel, limits, progress) if kernel is not None else None
+        return search.KernelSolver(self, kernel, limits, progress) if kernel is not None else None
 
     def kernel_moves(self, state):
         kernel = self.load_kernel()
         if kernel is None or state.reserve or state.outcome() is not None:  # the kernel starts after the opening
             return None
-        return kernel_moves(kernel, state)
+        return search.kernel_moves(kernel, state)
 
 
 GAME = Syndicate()  # the registry's instance (solodeck/registry.py)
