@@ -33,6 +33,8 @@ import sys
 import time
 from dataclasses import dataclass
 
+from solodeck.cli import option_value
+from solodeck.errors import SolodeckError
 from solodeck.compare import Comparison, play_deal, summarize
 from solodeck.registry import GAMES, get_game
 from solodeck.result import Limits
@@ -40,7 +42,7 @@ from solodeck.solvers import make_solver
 
 
 @dataclass(frozen=True)
-class Plan:
+class Budget:
     """How much of a game one run plays: (full, quick) counts, and the open engine's limit a deal."""
 
     open_deals: tuple = (20, 3)
@@ -49,19 +51,19 @@ class Plan:
 
 
 # Games whose deals or games cost far more or far less than the default: what a run can afford.
-PLANS = {
-    "syndicate": Plan(open_deals=(10, 2), seconds=(60.0, 10.0)),
-    "area-52": Plan(seconds=(2.0, 1.0)),
-    "skyway": Plan(seconds=(2.0, 1.0)),
-    "loot-the-loop": Plan(seconds=(2.0, 1.0)),
-    "boba": Plan(open_deals=(100, 10), blind_deals=(100, 6)),
-    "sandwich-guy": Plan(open_deals=(100, 10), blind_deals=(100, 10), seconds=(5.0, 2.0)),
-    "foursquare": Plan(seconds=(5.0, 2.0)),
-    "emissary": Plan(open_deals=(100, 10), blind_deals=(20, 2)),
-    "frozen-novelty": Plan(blind_deals=(10, 1)),
-    "foresight": Plan(open_deals=(5, 1), seconds=(60.0, 5.0)),
-    "heartburn": Plan(open_deals=(5, 1), seconds=(60.0, 5.0)),
-    "bourbon": Plan(open_deals=(10, 2), seconds=(10.0, 2.0)),
+BUDGETS = {
+    "syndicate": Budget(open_deals=(10, 2), seconds=(60.0, 10.0)),
+    "area-52": Budget(seconds=(2.0, 1.0)),
+    "skyway": Budget(seconds=(2.0, 1.0)),
+    "loot-the-loop": Budget(seconds=(2.0, 1.0)),
+    "boba": Budget(open_deals=(100, 10), blind_deals=(100, 6)),
+    "sandwich-guy": Budget(open_deals=(100, 10), blind_deals=(100, 10), seconds=(5.0, 2.0)),
+    "foursquare": Budget(seconds=(5.0, 2.0)),
+    "emissary": Budget(open_deals=(100, 10), blind_deals=(20, 2)),
+    "frozen-novelty": Budget(blind_deals=(10, 1)),
+    "foresight": Budget(open_deals=(5, 1), seconds=(60.0, 5.0)),
+    "heartburn": Budget(open_deals=(5, 1), seconds=(60.0, 5.0)),
+    "bourbon": Budget(open_deals=(10, 2), seconds=(10.0, 2.0)),
 }
 DEEPER = {
     "bench/skyway.py": "Skyway: the exact frontier of endgames (search, kernel, CP-SAT) and whole deals",
@@ -91,7 +93,9 @@ def open_part(game, options: dict, deals: int, seconds: float) -> str:
         if game.several_players:
             solver = game.solver(Limits(time_limit=seconds))
             _lines, data = game.hand_report(deal, state, solver)
-            values = data.get("values", [data.get("value")])
+            # every seat's value ("values"; Bourbon: seat 0's "value"; Foresight: a "table" by trump)
+            values = ([v for row in data["table"].values() for v in row] if "table" in data
+                      else data.get("values", [data.get("value")]))
             decided += sum(v is not None for v in values)
             cells += len(values)
             nodes += solver.nodes
@@ -129,12 +133,12 @@ def blind_part(game, options: dict, deals: int, samples: int | None) -> list:
 
 def run_game(name: str, quick: bool, args) -> None:
     game = get_game(name)
-    plan = PLANS.get(game.name, Plan())
+    budget = BUDGETS.get(game.name, Budget())
     k = 1 if quick else 0
     options = game.resolve_options(dict(args.option), "--option")
-    open_deals = plan.open_deals[k] if args.open_deals is None else args.open_deals
-    blind_deals = plan.blind_deals[k] if args.blind_deals is None else args.blind_deals
-    seconds = plan.seconds[k] if args.time_limit is None else args.time_limit
+    open_deals = budget.open_deals[k] if args.open_deals is None else args.open_deals
+    blind_deals = budget.blind_deals[k] if args.blind_deals is None else args.blind_deals
+    seconds = budget.seconds[k] if args.time_limit is None else args.time_limit
     kernel = "kernel built" if game.load_kernel() is not None else "no kernel (pure Python)"
     print(f"== {game.title} ({game.name}) · options {options or '{}'} · seeds from 0 · {kernel}", flush=True)
     start = time.perf_counter()
@@ -147,34 +151,35 @@ def run_game(name: str, quick: bool, args) -> None:
     print(f"       ({time.perf_counter() - start:.1f} s)", flush=True)
 
 
-def option(text: str):
-    key, _, value = text.partition("=")
-    if not value:
-        raise argparse.ArgumentTypeError(f"'{text}': expected KEY=VALUE, e.g. distance=3")
-    return key, int(value) if value.lstrip("-").isdigit() else {"true": True, "false": False}.get(value, value)
+def option(text: str) -> tuple:
+    """--option KEY=VALUE as the command line reads it, refused in argparse's words."""
+    try:
+        return option_value(text)
+    except SolodeckError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog="Counts default to the game's plan (--list shows them).")
+                                     epilog="Counts default to the game's budget (--list shows them).")
     parser.add_argument("game", nargs="?", help="a game name or alias, or 'all'")
-    parser.add_argument("--list", action="store_true", help="list the games, their plans and the deeper benchmarks")
+    parser.add_argument("--list", action="store_true", help="list the games, their budgets and the deeper benchmarks")
     parser.add_argument("--quick", action="store_true", help="a few deals of each part (a minute or less a game)")
     parser.add_argument("--open-deals", type=int, metavar="N", help="open mode: whole deals 0..N-1")
     parser.add_argument("--blind-deals", type=int, metavar="N", help="blind mode: games 0..N-1 of each policy")
     parser.add_argument("--time-limit", type=float, metavar="S", help="open mode: seconds a deal")
-    parser.add_argument("--samples", type=int, metavar="N", help="the blind policy's samples (default: the game's plan)")
+    parser.add_argument("--samples", type=int, metavar="N", help="the blind policy's samples (default: the game's blind plan)")
     parser.add_argument("--option", type=option, action="append", default=[], metavar="KEY=VALUE",
                         help="a game option, e.g. --option distance=3 (repeatable)")
     args = parser.parse_args(argv)
     if args.list:
         print(f"{'game':<24} {'open deals':>11} {'s a deal':>9} {'blind games':>12}  (full / --quick)")
         for name, game in GAMES.items():
-            plan = PLANS.get(name, Plan())
-            blind = f"{plan.blind_deals[0]} / {plan.blind_deals[1]}" if "blind" in game.modes else "-"
-            print(f"{name:<24} {plan.open_deals[0]:>5} / {plan.open_deals[1]:<3} "
-                  f"{plan.seconds[0]:>4g} / {plan.seconds[1]:<3g} {blind:>12}")
+            budget = BUDGETS.get(name, Budget())
+            blind = f"{budget.blind_deals[0]} / {budget.blind_deals[1]}" if "blind" in game.modes else "-"
+            print(f"{name:<24} {budget.open_deals[0]:>5} / {budget.open_deals[1]:<3} "
+                  f"{budget.seconds[0]:>4g} / {budget.seconds[1]:<3g} {blind:>12}")
         print("\ndeeper benchmarks:")
         for script, what in DEEPER.items():
             print(f"  python {script:<26} {what}")

@@ -15,7 +15,7 @@ every number p + q√3 scaled to integers (``sign3``: exact). Floats only order 
 feed the distance bound, always with a margin on the side of not cutting.
 
 Also here: the blind rule's rollouts for the blind policy (``rollouts``), drawing with
-solvers/rollouts.py's SplitMix64 exactly as the reference's sample_chance does, and the value
+solodeck/shuffle.py's SplitMix64 exactly as the reference's sample_chance does, and the value
 table that rule reads (``value_table``, solodeck/games/dungeon/values.py's build_table in C).
 """
 from libc.math cimport sqrt, ceil, floor

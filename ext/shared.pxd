@@ -18,7 +18,7 @@ cdef enum:
 
 
 cdef inline uint64_t next_random(uint64_t* s) noexcept nogil:
-    """splitmix64: solodeck.solvers.sampling.SplitMix64 is the same generator in Python (tests
+    """splitmix64: solodeck.shuffle.SplitMix64 is the same generator in Python (tests
     compare the kernels' rollouts with it sample for sample)."""
     s[0] += 0x9E3779B97F4A7C15ULL
     cdef uint64_t z = s[0]

@@ -4,7 +4,7 @@
 
 - **open**: the exact solver with every card known (the same answer as ``solodeck solve``);
   verdict winnable / unwinnable / unknown (a limit stopped it), the best score, the states searched;
-- **blind**: the blind policy (solvers/rollouts.py, what ``solodeck play --policy blind`` does)
+- **blind**: the blind policy (solvers/blind.py, what ``solodeck play --policy blind`` does)
   plays the deal without seeing the order of the deck; verdict won / lost, the score of a win,
   and its win probability at the first decision (exact or estimated, as the policy knew it).
 

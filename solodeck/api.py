@@ -329,9 +329,9 @@ class Game:
         sees) names that rule. A compiled ``fast_rollouts`` must play this same rule."""
         return self.baseline_move(state)
 
-    def blind_plan(self, options: dict | None = None):
-        """How the blind policy plays this game (``options``: the deal's): a solvers.plan.BlindPlan,
-        or None for the default plan (rollouts of the blind rule, every move, 64 samples)."""
+    def blind_plan(self):
+        """How the blind policy plays this game: a solvers.plan.BlindPlan, or None for the default
+        plan (rollouts of the blind rule, every move, 64 samples)."""
         return None
 
     # -- values --------------------------------------------------------------------------------

@@ -93,7 +93,7 @@ def _option_argument(parser, what: str) -> None:
 
 
 def _options(game, args) -> dict:
-    return game.resolve_options(dict(_key_value(text) for text in args.option), "--option")
+    return game.resolve_options(dict(option_value(text) for text in args.option), "--option")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -578,7 +578,7 @@ def _solve_blind(args, game, deal) -> int:
         lo, hi = result.interval
         print(f"win probability: about {result.win_probability:.3f} (95% interval {lo:.3f}-{hi:.3f}, "
               f"{result.samples} rollouts per move; estimated: the exact tree is beyond the limits)")
-        print("  (rollouts: the move, then the game's rollout rule; a lower estimate of best blind play)")
+        print("  (rollouts: the move, then the game's blind rule; a lower estimate of best blind play)")
     else:
         print(f"win probability: unknown (a limit stopped the search: {result.status})")
     if result.ranked:
@@ -711,11 +711,14 @@ def cmd_report(args) -> int:
     return 0
 
 
-def _key_value(text):
+def option_value(text: str) -> tuple:
+    """(key, value) of ``--option KEY=VALUE``: a whole number, true/false, or the text as it is."""
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
         raise UnsupportedError(f"--option {text!r}: expected KEY=VALUE, e.g. variant=hard")
     value = value.strip()
+    if value.lower() in ("true", "false"):
+        return key.strip(), value.lower() == "true"
     return key.strip(), int(value) if value.lstrip("-").isdigit() else value
 
 

@@ -109,7 +109,7 @@ def build_hand_hints(game, deal: Deal, solver) -> dict:
 
 
 def build_blind_hints(game, deal: Deal, blind_policy, limits=None) -> dict:
-    """Blind mode: play the deal's draws with ``blind_policy`` (solvers/rollouts.py) and write, at
+    """Blind mode: play the deal's draws with ``blind_policy`` (solvers/blind.py) and write, at
     each decision, every move ranked by blind win probability: exact where the expectimax tree
     fits the policy's budget, else estimated by rollouts with an interval and a sample count.
     Once ``limits``' deadline has passed, the game's baseline (its simple, cheap rule) plays on

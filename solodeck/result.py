@@ -155,7 +155,7 @@ def finish_open(game, state, line, *, won: bool, stop: StopReason | None = None,
 def finish_blind(game, *, status: Status, verdict: Verdict, exact: bool, line, start: float, nodes: int,
                  stored: int, engine: str, win_probability, expected_score, ranked,
                  interval=None, samples=None) -> SolveResult:
-    """The result of a blind-mode answer at a decision (solvers/expectimax.py, solvers/rollouts.py)."""
+    """The result of a blind-mode answer at a decision (solvers/expectimax.py, solvers/blind.py)."""
     return SolveResult(game.name, "blind", status, verdict, exact, None, list(line), nodes, stored,
                        time.perf_counter() - start, engine=engine, win_probability=win_probability,
                        expected_score=expected_score, ranked=ranked, interval=interval, samples=samples)

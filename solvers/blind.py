@@ -184,7 +184,7 @@ def solve_blind(game, state, limits: Limits, samples: int | None = None, seed: i
     best = rows[0]
     nodes, stored = (exact.nodes, exact.unique_states) if exact else (0, 0)
     ranked = [{**r, "move": str(r["move"])} for r in rows]
-    if best["win_probability"] is None:  # the rule's own move, not rolled out (BlindPlan.estimate)
+    if estimator.name == "rule":  # the rule's own move, not rolled out (BlindPlan.estimate)
         return finish_blind(game, status=Status.ESTIMATED, verdict=Verdict.UNKNOWN, exact=False, line=[best["move"]],
                             start=start, nodes=nodes, stored=stored, engine="rule", win_probability=None,
                             expected_score=None, ranked=ranked)

@@ -33,9 +33,11 @@ class BlindPlan:
                                    # equal wins, first: the policy leaves the rule only for more wins
     halving: bool = False          # the rollouts' budget (samples x moves) spent by sequential halving on
                                    # the moves still in contention, not shared equally (rollouts.halving_stats)
-    rank_losses: bool = False      # moves of equal wins ranked by the scores of their lost rollouts, and no
-                                   # exact answer where nothing wins (the losses' scores decide, and only
-                                   # rollouts measure them): games whose losses score and are rarely won
+    rank_losses: bool = False      # Python rollouts sum the scores of their lost games too, and no exact
+                                   # answer is taken where nothing wins (the losses' scores decide, and only
+                                   # rollouts measure them): games whose losses score and are rarely won.
+                                   # (Moves of equal wins are ranked by a fourth column wherever rollouts
+                                   # give one: a kernel may give its own, e.g. how near its lost games came.)
     exact_states: int | Callable | None = None
                                    # states the exact attempt at a decision may store before the estimator
                                    # takes over: a number (0: no exact attempt), None (20,000 with the
@@ -54,7 +56,8 @@ class BlindPlan:
 
     def varied(self, spec: str) -> "BlindPlan":
         """This plan with the fields of ``spec`` changed: "samples=256,halving=false,candidates=6"
-        (numbers, true/false, none, an estimator's name). Raises ValueError naming a bad field."""
+        (whole numbers, true/false, none where a field may be None, an estimator's name). Raises
+        ValueError naming a bad field or value."""
         known = {f.name: f for f in fields(self) if f.name not in ("exact_states", "preference")}
         changes = {}
         for item in filter(None, (part.strip() for part in spec.split(","))):
@@ -62,27 +65,30 @@ class BlindPlan:
             name = name.strip().replace("-", "_")
             if name not in known or not text:
                 raise ValueError(f"'{item}': expected FIELD=VALUE with FIELD one of {', '.join(known)}")
-            changes[name] = _parse_field(name, text.strip())
+            changes[name] = _parse_field(known[name], text.strip().lower())
         return replace(self, **changes)
 
 
-def _parse_field(name: str, text: str):
-    if name == "estimator":
+def _parse_field(field, text: str):
+    """A field's value from its text, by the field's type (from its default and annotation)."""
+    if field.name == "estimator":
         try:
             return Estimator(text)
         except ValueError:
             raise ValueError(f"estimator={text}: expected one of {', '.join(e.value for e in Estimator)}") from None
-    if name in ("estimate", "keep_rule", "halving", "rank_losses"):
-        if text.lower() not in ("true", "false"):
-            raise ValueError(f"{name}={text}: expected true or false")
-        return text.lower() == "true"
-    if name == "candidates" and text.lower() == "none":
+    if isinstance(field.default, bool):
+        if text not in ("true", "false"):
+            raise ValueError(f"{field.name}={text}: expected true or false")
+        return text == "true"
+    if text == "none" and "None" in str(field.type):
         return None
-    if not text.isdigit():
-        raise ValueError(f"{name}={text}: expected a whole number" + (" or none" if name == "candidates" else ""))
+    least = 1 if field.name == "samples" else 0
+    if not text.isdigit() or int(text) < least:
+        raise ValueError(f"{field.name}={text}: expected a whole number of at least {least}"
+                         + (" or none" if "None" in str(field.type) else ""))
     return int(text)
 
 
-def plan_of(game, options: dict | None = None) -> BlindPlan:
+def plan_of(game) -> BlindPlan:
     """The game's blind plan (Game.blind_plan), or the default one."""
-    return game.blind_plan(options) or BlindPlan()
+    return game.blind_plan() or BlindPlan()

@@ -16,7 +16,7 @@ import math
 from solodeck.result import Limits
 from solodeck.shuffle import SplitMix64  # the kernels' generator too (ext/shared.pxd): the same draws
 from .plan import BlindPlan, Estimator, plan_of
-from .stats import unvalued_rows, wilson_interval
+from .stats import unvalued_row, unvalued_rows, wilson_interval
 
 
 def play_out(game, state, rng: SplitMix64, choose):
@@ -206,15 +206,14 @@ class RolloutEstimator:
     """Estimator.ROLLOUTS and Estimator.RULE behind the estimators' interface (``name``,
     ``rows(state, limits, every_move)``, ``moved(state, move)``)."""
 
-    name = "rollouts"
-
     def __init__(self, game, plan: BlindPlan, seed: int = 0):
         self.game, self.plan, self.seed = game, plan, seed
+        # the rule's own move, unvalued: rolling it out is too dear (BlindPlan.estimate)
+        self.name = "rule" if plan.estimator == Estimator.RULE and not plan.estimate else "rollouts"
 
     def rows(self, state, limits: Limits | None = None, every_move: bool = False) -> list:
-        if self.plan.estimator == Estimator.RULE and not self.plan.estimate:
-            rows = [{"move": self.game.blind_rule(state), "win_probability": None, "interval": None,
-                     "samples": None, "expected_score": None, "exact": False}]  # rolling it out is too dear
+        if self.name == "rule":
+            rows = [unvalued_row(self.game.blind_rule(state))]
             return rows + unvalued_rows(state, rows)
         return estimated_rows(self.game, state, None, self.seed, limits, every_move, self.plan)
 

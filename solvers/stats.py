@@ -24,8 +24,13 @@ def mcnemar_p(only_a: int, only_b: int) -> float:
     return min(1.0, 2 * tail / 2 ** n)  # integer arithmetic to the last division: no underflow on the way
 
 
+def unvalued_row(move) -> dict:
+    """A ranked move with no value: an estimator passed it over."""
+    return {"move": move, "win_probability": None, "interval": None, "samples": None, "expected_score": None,
+            "exact": False}
+
+
 def unvalued_rows(state, rows) -> list:
     """Rows for the legal moves an estimator passed over (BlindPlan.candidates): last, unvalued."""
     valued = {r["move"] for r in rows}
-    return [{"move": move, "win_probability": None, "interval": None, "samples": None, "expected_score": None,
-             "exact": False} for move in state.legal_moves() if move not in valued]
+    return [unvalued_row(move) for move in state.legal_moves() if move not in valued]

@@ -146,7 +146,7 @@ class Odds:
     def blind_rule(self, state):
         return None
 
-    def blind_plan(self, options=None):
+    def blind_plan(self):
         return BlindPlan()
 
     def state(self):

@@ -925,7 +925,7 @@ def test_baseline_plays_by_play_rank_and_reveals_the_first_face_down_space():
 
 
 def test_the_blind_policy_beats_the_baseline_on_a_few_deals():
-    """A smoke test of the policies (the win rates are measured in bench/dead_center.py)."""
+    """A smoke test of the policies (the win rates are measured by `python bench/run.py dead-center`)."""
     blind = baseline = 0
     for seed in range(12):
         blind += play_episode(seeded(seed, 2), BlindPolicy(GAME, 16, 0))[1].won

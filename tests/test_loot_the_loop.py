@@ -394,7 +394,8 @@ def pair_rule(deck):
 
 
 def test_the_forced_losses_of_seeded_deals_follow_the_pair_rule_and_include_more_than_stuck_starts():
-    """bench/loot_the_loop_forced.py measures these over 100,000 deals and computes them exactly."""
+    """The retired study bench/loot_the_loop_forced.py (git show c77ef36:bench/loot_the_loop_forced.py)
+    measured these over 100,000 deals and computed them exactly (docs/rules/loot-the-loop.md)."""
     forced = stuck = 0
     for seed in range(600):
         deal = GAME.new_deal(seed)
@@ -612,7 +613,7 @@ def test_the_baseline_looks_around_rather_than_land_on_the_exit_with_an_ace_left
 
 
 # -- the blind rule (blind_rule) -------------------------------------------------------------------
-def test_the_rule_is_the_games_rollout_move():
+def test_the_rule_is_the_games_blind_rule():
     state = position("4C 2D (3D) JK (5D) (6D)")
     assert GAME.blind_rule(state) == rule_move(state)
 

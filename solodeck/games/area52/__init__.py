@@ -57,8 +57,8 @@ class Area52(Game):
         """The blind rule (rule_move): the rollouts play it, and so does the policy "rule"."""
         return blind.rule_move(state)
 
-    def blind_plan(self, options=None):
-        return blind.plan(options)
+    def blind_plan(self):
+        return blind.plan()
 
     def fast_rollouts(self, state, samples, seed, moves=None):
         """[(move, wins, score_sum)]: solvers/rollouts.py's rollouts with the blind rule (rule_move),

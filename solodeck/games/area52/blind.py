@@ -75,7 +75,7 @@ def after_move(table: tuple, move: Action, alien: int, wave: int) -> tuple:
     return rest + (alien,) if move.kind == "single" else rest
 
 
-def plan(options=None) -> BlindPlan:
+def plan() -> BlindPlan:
     # no exact attempt: it fits only the last few aliens (5 of 276 decisions at 100 states), where
     # the rule's rollouts decide as well, and cost 40% of the time; among equal rollout wins, the
     # blind rule's own move

@@ -45,7 +45,7 @@ class Boba(OneDeckGame):
         """The blind rule (rule_move): the rollouts play it, and so does the policy "rule"."""
         return blind.rule_move(state)
 
-    def blind_plan(self, options=None):
+    def blind_plan(self):
         return blind.plan(self.load_kernel())
 
     def fast_rollouts(self, state, samples, seed, moves=None):

@@ -253,7 +253,7 @@ def _python_rollouts(game, state, samples, seed):
 
 
 def _set_kernel_position(search, state):
-    search.set_rule(SURVIVE, ODDS_POWER, RULE_ROUNDS)  # the kernel's rule weighs as this one  # the kernel's rule weighs as the reference's does
+    search.set_rule(SURVIVE, ODDS_POWER, RULE_ROUNDS)  # the kernel's rule weighs as the reference's does
     set_kernel_position(search, state)
 
 

@@ -66,8 +66,8 @@ class DeadCenter(Game):
         about half again as often as the baseline."""
         return blind.rule_move(state)
 
-    def blind_plan(self, options=None):
-        return blind.plan(options)
+    def blind_plan(self):
+        return blind.plan()
 
     def fast_rollouts(self, state, samples, seed, moves=None):
         """Rollouts of the blind rule for every candidate move, in the kernel or in Python

@@ -65,7 +65,7 @@ def baseline_move(state):
     return min(moves, key=state.play_rank) if state.step == PLACE else moves[0]
 
 
-def plan(options=None) -> BlindPlan:
+def plan() -> BlindPlan:
     # Rollouts, though the faces are hidden: a hidden face turns up only at a chance node over the
     # unseen faces, so rollouts sample it as the player would meet it. No exact attempt: it fits
     # only the last five cards or so, and on 280 deals (seeds 10000-10279) it changed no game's

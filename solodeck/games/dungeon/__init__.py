@@ -65,8 +65,8 @@ class Dungeon(Game):
     def blind_rule(self, state):
         return blind.blind_rule(self, state)
 
-    def blind_plan(self, options=None):
-        return blind.plan(options)
+    def blind_plan(self):
+        return blind.plan()
 
     def value_table(self, state):
         """The value-table rule's table (values.py) of this state's SKILL and distance."""

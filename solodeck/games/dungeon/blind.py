@@ -21,7 +21,7 @@ def baseline_move(state):
     return state.search_moves()[0]
 
 
-def plan(options=None):
+def plan() -> BlindPlan:
     # 256 rollouts per move (in the kernel): wins are rare, few rollouts rank by noise; spent by
     # sequential halving on the moves in contention (rules page). Exact blind values fit only a
     # last round's pairing. search_moves(): one pairing per round score (at most 7).

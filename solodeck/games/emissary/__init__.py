@@ -67,8 +67,8 @@ class Emissary(Game):
         order of the deck."""
         return blind.rule_move(self, state, *self.odds())
 
-    def blind_plan(self, options=None):
-        return blind.plan(options)
+    def blind_plan(self):
+        return blind.plan()
 
     _tables = None  # table_of()'s memo
 

@@ -257,7 +257,7 @@ def odds_tables(kernel) -> tuple:
             source.best_kept if source else best_kept)
 
 
-def plan(options=None) -> BlindPlan:
+def plan() -> BlindPlan:
     # The blind policy plays the rule's move beyond the exact tree, unvalued: a rollout of the rule
     # plays the rest of the game in Python (~2 s under load), so 16 per move would cost minutes a
     # decision. Exact blind values fit only the last debates of the last visit. Blind wins are rare:

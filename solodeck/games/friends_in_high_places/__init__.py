@@ -61,8 +61,8 @@ class FriendsInHighPlaces(Game):
     def blind_rule(self, state):
         return blind.blind_rule(state)
 
-    def blind_plan(self, options=None):
-        return blind.plan(options)
+    def blind_plan(self):
+        return blind.plan()
 
 
 GAME = FriendsInHighPlaces()  # the registry's instance (solodeck/registry.py)

@@ -51,7 +51,7 @@ def blind_rule(state):
     return thinning_move(state)
 
 
-def plan(options=None):
+def plan() -> BlindPlan:
     # 4 rollouts per move: a rollout plays the rest of the game in Python (~10 ms); search_moves():
     # one per distinct result (at most 10 intrigues, 5 influences); the policy leaves the thinning
     # rule only for more wins in the samples

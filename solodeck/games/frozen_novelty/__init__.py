@@ -52,8 +52,8 @@ class FrozenNovelty(OneDeckGame):
     def baseline_move(self, state):
         return blind.baseline_move(state)
 
-    def blind_plan(self, options=None):
-        return blind.plan(options)
+    def blind_plan(self):
+        return blind.plan()
 
 
 GAME = FrozenNovelty()  # the registry's instance

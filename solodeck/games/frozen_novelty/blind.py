@@ -71,7 +71,7 @@ def baseline_move(state):
     return next((m for rule in rules for m in moves if rule(m)), None)
 
 
-def plan(options=None) -> BlindPlan:
+def plan() -> BlindPlan:
     # 6 sampled worlds a decision (results/frozen-novelty), each valuing the 10 first candidates;
     # the exact blind attempt: only the last few face-down cards fit
     return BlindPlan(estimator=Estimator.DETERMINIZED, samples=6, candidates=10, exact_states=60,

@@ -67,8 +67,8 @@ class HideAndSeek(Game):
         baseline only thresholds expected counts, and wins about five times as often."""
         return rules.rule_move(state)
 
-    def blind_plan(self, options=None):
-        return blind.plan(options)
+    def blind_plan(self):
+        return blind.plan()
 
     def fast_rollouts(self, state, samples, seed, moves=None):
         """[(move, wins, sum of winning scores, sum of losing scores)]: solvers/rollouts.py's

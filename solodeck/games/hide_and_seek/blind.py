@@ -81,7 +81,7 @@ def kernel_rollouts(kernel, game, state, samples, seed, moves=None):
     return [(m, *row) for m, row in zip(moves, stats)]
 
 
-def plan(options=None) -> BlindPlan:
+def plan() -> BlindPlan:
     # The blind rule's rollouts, though faces are hidden (a sampled world solved open costs seconds).
     # Seeds 10000-10199, against the rule alone at 78/200: 256 rollouts per move of the first 6 of
     # search_moves by sequential halving, the rule's own move first among equal wins: 154/200, 1.2 s

@@ -48,8 +48,8 @@ class LootTheLoop(Game):
     def blind_rule(self, state):
         return blind.rule_move(state)
 
-    def blind_plan(self, options=None):
-        return blind.plan(options)
+    def blind_plan(self):
+        return blind.plan()
 
 
 GAME = LootTheLoop()  # the registry's instance (solodeck/registry.py)

@@ -31,7 +31,7 @@ def baseline_move(state):
     return None
 
 
-def plan(options=None) -> BlindPlan:
+def plan() -> BlindPlan:
     # The blind rule's own move, unvalued: rolling it out in pure Python takes minutes a decision
     # (the rule plans each move; docs/rules/loot-the-loop.md), and the baseline's rollouts almost
     # never win. No exact blind values: within a cycle every position has its best way out's

@@ -41,8 +41,8 @@ class SandwichGuy(OneDeckGame):
     def blind_rule(self, state):
         return blind.blind_rule(state)
 
-    def blind_plan(self, options=None):
-        return blind.plan(options)
+    def blind_plan(self):
+        return blind.plan()
 
     def fast_rollouts(self, state, samples, seed, moves=None):
         return blind.fast_rollouts(self, self.load_kernel(), state, samples, seed, moves)

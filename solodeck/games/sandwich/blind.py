@@ -14,7 +14,7 @@ def baseline_move(state):
     return fullest_hand_move(state, count_sandwiches)
 
 
-def plan(options=None):
+def plan() -> BlindPlan:
     """The blind policy plays the blind rule (rule_move) where the exact tree does not fit, and
     rolls out only the rule's own move, for its estimated win chance: rollouts of every move
     rank them by noise and did no better than the rule alone (seeds 10000-10299: 64 rollouts

@@ -51,8 +51,8 @@ class Skyway(NumberDeckGame):
     def baseline_move(self, state):
         return blind.baseline_move(state)
 
-    def blind_plan(self, options=None):
-        return blind.plan(options, self.load_kernel())
+    def blind_plan(self):
+        return blind.plan(self.load_kernel())
 
     def fast_rollouts(self, state, samples, seed, moves=None):
         """[(move, wins, score_sum)]: solvers/rollouts.py's rollouts with the baseline policy, for

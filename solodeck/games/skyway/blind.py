@@ -21,7 +21,7 @@ def baseline_move(state):
     return best
 
 
-def plan(options=None, kernel=None) -> BlindPlan:
+def plan(kernel=None) -> BlindPlan:
     """The blind plan; ``kernel``: the compiled kernel, None when it is not built."""
     # Exact blind values fit only the last turn (27 moves, no draw after) and, with the kernel
     # (LastTurnValuer), the turn before: beyond, a single turn's draws are too many. The kernel rolls
