@@ -841,3 +841,13 @@ def test_the_kernels_bound_with_the_timed_plan_never_passes_a_win():
             assert bound <= state.outcome().score
         line, _cut = search.within(*kernel_args(start), 64)
         assert line is not None and bound <= start.turn + len(line) - 1
+
+
+def test_a_boolean_option_on_the_command_line():
+    """--option royal-family=true reaches the deal as True (as a deal file's TOML boolean does)."""
+    from conftest import run_cli
+
+    proc = run_cli("deal", "friends", "--seed", 5, "--option", "royal-family=true", check=True)
+    assert "royal-family = true" in proc.stdout
+    proc = run_cli("deal", "friends", "--seed", 5, "--option", "royal-family=maybe")
+    assert proc.returncode == 2 and "expected one of [False, True]" in proc.stderr
