@@ -96,8 +96,7 @@ class BlindPolicy:
         self.plan = plan if samples is None else replace(plan, samples=samples)
         self.game, self.seed, self.every_move = game, seed, every_move
         self.exact_limits = exact_limits  # None: the plan's exact_states, decision by decision
-        # about 30 ms of the compiled valuer; the Python one is ~100x slower
-        self.compiled = game.fast_expectimax(Limits(memory_mb=1)) is not None
+        self.compiled = game.fast_expectimax(Limits(memory_mb=1)) is not None  # the plan's default budget
         self.estimator = make_estimator(game, self.plan, seed)
         self._met: set = set()
 
