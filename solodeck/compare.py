@@ -19,7 +19,6 @@ import csv
 import json
 import os
 import statistics
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field

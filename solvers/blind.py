@@ -96,7 +96,8 @@ class BlindPolicy:
         self.plan = plan if samples is None else replace(plan, samples=samples)
         self.game, self.seed, self.every_move = game, seed, every_move
         self.exact_limits = exact_limits  # None: the plan's exact_states, decision by decision
-        self.compiled = game.fast_expectimax(Limits(memory_mb=1)) is not None  # the plan's default budget
+        # the plan's default budget depends on it; asked once, and only where the plan's budget is used
+        self.compiled = exact_limits is None and game.fast_expectimax(Limits(memory_mb=1)) is not None
         self.estimator = make_estimator(game, self.plan, seed)
         self._met: set = set()
 
