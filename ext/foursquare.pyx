@@ -216,6 +216,26 @@ cdef bint stranded(Board* b) noexcept nogil:
     return 0
 
 
+cdef bint last_card_alone(Board* b, int* cards, int first, int last) noexcept nogil:
+    """Can no placement from the ``first``-th to the ``last``-th (counted from 1) be the winning
+    one? The winning placement's pile shares its row and its column with 3 piles each (the grid
+    is full then). If its card is strictly below (or above) every top that could be on the grid
+    then - the tops now and the cards placed before it - it is a strict extreme of any face-up
+    tops there and turns over all 6 piles: all 6 must be face down before it, and more than 4
+    face-down tops is never allowed."""
+    cdef int c, i, low = 11, high = 0
+    for c in range(CELLS):
+        if b.val[c]:
+            low = min_(low, b.val[c])
+            high = max_(high, b.val[c])
+    for i in range(last):
+        if i + 1 >= first and low <= cards[i] <= high:
+            return 0
+        low = min_(low, cards[i])
+        high = max_(high, cards[i])
+    return 1
+
+
 cdef void canonical(Board* b, uint64_t* k1, uint64_t* k2) noexcept nogil:
     """The grid up to translation and the 8 symmetries: the smallest of the 8 normalised 4 x 4
     images, one byte per cell (value | up << 4 | (height - 1) << 5, 0 = no pile), cell 0 in the
@@ -283,6 +303,7 @@ cdef class Search:
     cdef uint64_t max_states
     cdef Clock clock
     cdef public int stopped
+    cdef uint64_t node_limit  # the current question's last node (0: none): STOP_STATES past it
 
     def __cinit__(self, double memory_mb=1024.0, double time_limit=0.0, long long max_states=0):
         self.max_capacity = capacity_for(memory_mb, sizeof(Entry), 1 << 12)
@@ -372,6 +393,8 @@ cdef class Search:
         self.nodes += 1
         if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
             self.stopped = STOP_TIME
+        elif self.node_limit and self.nodes >= self.node_limit:
+            self.stopped = STOP_STATES
         return self.stopped
 
     def restart_clock(self, double seconds):
@@ -380,6 +403,7 @@ cdef class Search:
 
     cdef void _start(self):
         self.stopped = STOP_NONE
+        self.node_limit = 0
         clock_start(&self.clock)
 
     cdef inline uint64_t _slot(self, uint64_t k1, uint64_t k2, uint32_t k3) noexcept nogil:
@@ -424,10 +448,12 @@ cdef class Search:
         free(old)
 
     # -- open mode ---------------------------------------------------------------------------
-    def win_within(self, int budget):
+    def win_within(self, int budget, uint64_t node_limit=0):
         """1 if the dealt deck is won within ``budget`` more placements, 0 if not (proven),
-        -1 if a limit stopped the search."""
+        -1 if a limit stopped the search (``stopped`` says which: STOP_STATES when ``nodes``
+        reached ``node_limit``, if given)."""
         self._start()
+        self.node_limit = node_limit
         if won(&self.board):
             return 1
         cdef int r = self._win_within(0, budget)
@@ -483,7 +509,8 @@ cdef class Search:
         cdef int needed = placements_needed(&self.board)
         # Budget for new piles only: every placement must start one (no covering).
         cdef bint tight = budget == 16 - self.board.piles
-        if needed > budget or (tight and stranded(&self.board)) or self._tick():
+        if (needed > budget or (tight and stranded(&self.board))
+                or last_card_alone(&self.board, &self.deck[d], needed, budget) or self._tick()):
             return 0
         cdef uint64_t k1, k2
         canonical(&self.board, &k1, &k2)

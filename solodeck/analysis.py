@@ -34,7 +34,11 @@ from .errors import SolodeckError, UnsupportedError
 from .result import Limits, Verdict
 from .solvers.stats import wilson_interval
 
-COLUMNS = ["seed", "mode", "verdict", "exact", "score", "win_probability", "states", "seconds", "engine"]
+COLUMNS = ["seed", "mode", "verdict", "exact", "score", "win_probability", "states", "seconds", "engine",
+           "score_bound"]
+# score_bound: open rows a limit stopped, the best score any win can have, proven (blank: none).
+# Files written before it was added lack it; they are read, and rewritten with it on --resume.
+OLD_COLUMNS = COLUMNS[:-1]
 WON = {"open": Verdict.WINNABLE, "blind": Verdict.WON}  # a won row's verdict, by mode
 
 
@@ -64,7 +68,7 @@ def solve_deal(settings: Settings, seed: int, mode: str) -> dict:
         limits = Limits(time_limit=settings.time_limit, memory_mb=settings.memory_mb)
         result = make_solver(game, limits).solve(game.initial_state(deal))
         return _row(seed, mode, result.verdict, result.exact, result.score, None, result.unique_states,
-                    result.seconds, result.engine)
+                    result.seconds, result.engine, result.score_bound)
     start = time.perf_counter()
     decisions, final = play_episode(game.initial_state(deal), BlindPolicy(game, settings.samples), RANK_FIRST_CHOICE)
     # what the player could know of the deal at the start: the first real choice's best row
@@ -82,10 +86,10 @@ def solve_batch(settings: Settings, jobs: list) -> list:
     return [solve_deal(settings, seed, mode) for seed, mode in jobs]
 
 
-def _row(seed, mode, verdict, exact, score, p, states, seconds, engine) -> dict:
+def _row(seed, mode, verdict, exact, score, p, states, seconds, engine, score_bound=None) -> dict:
     return {"seed": seed, "mode": mode, "verdict": str(verdict), "exact": exact, "score": score,
             "win_probability": None if p is None else round(p, 6), "states": states,
-            "seconds": round(seconds, 4), "engine": engine}
+            "seconds": round(seconds, 4), "engine": engine, "score_bound": score_bound}
 
 
 # -- the run ----------------------------------------------------------------------------------------
@@ -97,8 +101,10 @@ class Run:
         self.csv = self.out / "deals.csv"
         self.settings_file = self.out / "run.json"
 
-    def start(self, settings: Settings, resume: bool) -> list:
-        """Prepare the folder; return the rows already done (resume) or [] (a new run)."""
+    def start(self, settings: Settings, resume: bool, redo_unproven: bool = False) -> list:
+        """Prepare the folder; return the rows already done (resume) or [] (a new run).
+        ``redo_unproven``: drop the open rows a limit left unproven, to be solved again (the
+        limits may then grow: a proof made under smaller limits stands under larger ones)."""
         if self.out.exists() and not self.out.is_dir():
             raise SolodeckError(f"--out {self.out}: is a file; expected a folder (new, or a run to --resume)")
         if resume and self.csv.exists() and not self.settings_file.exists():
@@ -112,12 +118,24 @@ class Run:
             before = json.loads(self.settings_file.read_text())
             now = asdict(settings)
             for key in ("game", "time_limit", "memory_mb", "samples", "options"):
-                if before.get(key) != now[key]:
-                    raise SolodeckError(f"{self.settings_file}: the run being resumed has {key} = "
-                                        f"{before.get(key)!r}, this command {now[key]!r}; resume with the same settings")
+                if before.get(key) == now[key]:
+                    continue
+                if redo_unproven and key in ("time_limit", "memory_mb") and now[key] > before.get(key, now[key]):
+                    continue
+                raise SolodeckError(f"{self.settings_file}: the run being resumed has {key} = "
+                                    f"{before.get(key)!r}, this command {now[key]!r}; resume with the same settings"
+                                    + (" (--redo-unproven: or larger limits)" if redo_unproven else ""))
             settings.modes = sorted(set(before["modes"]) | set(settings.modes))
         self.settings_file.write_text(json.dumps(asdict(settings), indent=2) + "\n")
-        return read_rows(self.csv) if resume else []
+        if not resume:
+            return []
+        rows = read_rows(self.csv)
+        kept = [r for r in rows if not (redo_unproven and r["mode"] == "open" and not r["exact"])]
+        if self.csv.exists() and (len(kept) < len(rows) or _header(self.csv) != COLUMNS):
+            temporary = self.csv.with_suffix(".csv.new")  # replaced whole: a kill leaves the old file
+            temporary.write_text(_csv_text(kept, header=True))
+            os.replace(temporary, self.csv)
+        return kept
 
     def append(self, rows: list) -> None:
         new = not self.csv.exists() or self.csv.stat().st_size == 0
@@ -149,7 +167,7 @@ def read_rows(path: Path) -> list:
         text = text[: text.rfind("\n") + 1]
         path.write_text(text)
     lines = text.splitlines()
-    if lines and lines[0].split(",") != COLUMNS:
+    if lines and lines[0].split(",") not in (COLUMNS, OLD_COLUMNS):
         raise SolodeckError(f"{path}, line 1: the header is {lines[0]!r}; expected {','.join(COLUMNS)} "
                             "(not a deals.csv of solodeck analyze?)")
     rows = []
@@ -177,12 +195,18 @@ def _parse_row(raw: dict) -> dict:
     row = {"seed": field("seed", int), "mode": raw["mode"], "verdict": raw["verdict"],
            "exact": field("exact", _bool), "score": field("score", int, True),
            "win_probability": field("win_probability", float, True), "states": field("states", int, True),
-           "seconds": field("seconds", float), "engine": raw["engine"]}
+           "seconds": field("seconds", float), "engine": raw["engine"],
+           "score_bound": field("score_bound", int, True) if raw.get("score_bound") is not None else None}
     if row["mode"] not in WON:
         raise ValueError(f"mode {row['mode']!r} is not open or blind")
     if row["verdict"] not in {v.value for v in Verdict}:
         raise ValueError(f"verdict {row['verdict']!r} is not one of {', '.join(v.value for v in Verdict)}")
     return row
+
+
+def _header(path: Path) -> list:
+    with path.open() as f:
+        return f.readline().rstrip("\n").split(",")
 
 
 def _bool(text: str) -> bool:
@@ -192,8 +216,8 @@ def _bool(text: str) -> bool:
 
 
 def analyze(settings: Settings, seeds: range, out, *, jobs: int = 1, scheduler: str | None = None,
-            resume: bool = False, progress: bool = True, batch: int | None = None,
-            command: str | None = None) -> dict:
+            resume: bool = False, redo_unproven: bool = False, progress: bool = True,
+            batch: int | None = None, command: str | None = None) -> dict:
     """Solve every (seed, mode) not yet in ``out``/deals.csv, then write the summary (with the
     ``command`` that made it, if given). Returns it."""
     from .registry import get_game
@@ -203,7 +227,7 @@ def analyze(settings: Settings, seeds: range, out, *, jobs: int = 1, scheduler: 
         if mode not in game.modes:
             raise UnsupportedError(f"{game.name} has no {mode} mode (it has: {', '.join(game.modes)})")
     run = Run(out)
-    rows = run.start(settings, resume)
+    rows = run.start(settings, resume or redo_unproven, redo_unproven)
     done = {(r["seed"], r["mode"]) for r in rows}
     todo = [(seed, mode) for seed in seeds for mode in settings.modes if (seed, mode) not in done]
     bar = _Progress(len(todo), len(seeds) * len(settings.modes), rows, enabled=progress)
@@ -359,6 +383,9 @@ def summarize(rows: list, settings: Settings, seeds: range) -> dict:
         if mode == "open":
             hardest = sorted((r for r in mine if r["states"] is not None), key=lambda r: -r["states"])[:5]
             entry["hardest"] = [{"seed": r["seed"], "states": r["states"], "verdict": r["verdict"]} for r in hardest]
+            # what a limit left open, with what was proven: the best found and the best possible
+            entry["unproven"] = [{"seed": r["seed"], "verdict": r["verdict"], "score": r["score"],
+                                  "score_bound": r.get("score_bound")} for r in mine if not r["exact"]]
         else:
             ps = [r["win_probability"] for r in mine if r["win_probability"] is not None]
             entry["mean_first_win_probability"] = statistics.fmean(ps) if ps else None

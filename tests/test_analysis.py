@@ -164,7 +164,29 @@ def test_the_csv_has_the_documented_columns(tmp_path):
     analyze(Settings("syndicate", ["open"]), range(2), tmp_path, progress=False)
     with (tmp_path / "deals.csv").open() as f:
         header = next(csv.reader(f))
-    assert header == ["seed", "mode", "verdict", "exact", "score", "win_probability", "states", "seconds", "engine"]
+    assert header == ["seed", "mode", "verdict", "exact", "score", "win_probability", "states", "seconds", "engine",
+                      "score_bound"]
+
+
+def test_redo_unproven_solves_again_only_what_a_limit_left_open(tmp_path, cli):
+    """An old-format file (no score_bound column) whose seed 1 a limit left unknown: the redo, with
+    a larger time limit, solves seed 1 again, keeps seed 0's row as it was, and writes the file in
+    the current format. A smaller limit is refused."""
+    analyze(Settings("syndicate", ["open"], time_limit=10.0), range(2), tmp_path, progress=False)
+    rows = list(csv.DictReader((tmp_path / "deals.csv").open()))
+    assert all(r["exact"] == "True" for r in rows)
+    rows[1].update(verdict="unknown", exact="False", score="", seconds="10.0")
+    old_columns = [c for c in rows[0] if c != "score_bound"]
+    (tmp_path / "deals.csv").write_text(",".join(old_columns) + "\n" + "".join(
+        ",".join(r[c] for c in old_columns) + "\n" for r in rows))
+    proc = cli("analyze", "syndicate", "--deals", 2, "--out", tmp_path, "--redo-unproven", "--time-limit", 5, "--quiet")
+    assert proc.returncode == 2 and "time_limit" in proc.stderr
+    proc = cli("analyze", "syndicate", "--deals", 2, "--out", tmp_path, "--redo-unproven", "--time-limit", 20, "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    again = list(csv.DictReader((tmp_path / "deals.csv").open()))
+    assert [r["seed"] for r in again] == ["0", "1"] and again[0] == {**rows[0], "score_bound": ""}
+    assert again[1]["exact"] == "True" and again[1]["verdict"] == "winnable" and again[1]["seconds"] != "10.0"
+    assert json.loads((tmp_path / "run.json").read_text())["time_limit"] == 20
 
 
 def test_the_cross_game_table_marks_the_open_rate_of_games_that_reshuffle():

@@ -14,6 +14,7 @@ import pytest
 
 from solodeck.api import advance_chance
 from solodeck.ext import load
+from solodeck.games.foursquare.rules import State
 from solodeck.games.foursquare.search import KernelSolver, _kernel_deck, _kernel_piles
 from solodeck.registry import get_game
 from solodeck.solvers import DepthFirstSolver, Limits
@@ -87,6 +88,38 @@ def test_open_values_equal_the_reference(cards, cases, prune):
         wins += got.verdict == "winnable"
         losses += got.verdict == "unwinnable"
     assert wins >= cases // 10 and losses >= cases // 10
+
+
+def test_a_lone_extreme_last_card_agrees_with_the_reference():
+    """The kernel cuts a budget whose every possible winning card is a strict extreme of the
+    tops (it would turn 6 piles face up at once, so 6 must be face down before it). On endgames
+    whose deck ends in an extreme card, with one card to spare or none, the kernel's answers
+    equal the plain unpruned search's, both ways."""
+    rng = random.Random(52)
+    wins = losses = 0
+    for case in range(60):
+        state = endgame(rng, rng.randint(2, 4))
+        lone = 1 if case % 2 else 10
+        tops = {c: (min(max(v, 2), 9), up, h) for c, (v, up, h) in state.piles.items()}
+        deck = tuple(min(max(v, 2), 9) for v in state.deck[:-1]) + (lone,)
+        state = advance_chance(State(tops, deck))
+        expected = DepthFirstSolver(GAME, prune=False).solve(state)
+        got = KernelSolver(GAME, KERNEL, Limits()).solve(state)
+        assert got.exact and (got.verdict, got.score) == (expected.verdict, expected.score), str(state)
+        wins += got.verdict == "winnable"
+        losses += got.verdict == "unwinnable"
+    assert wins >= 1 and losses >= 20, (wins, losses)
+
+
+def test_seed_12_cannot_leave_24_cards():
+    """Its 16th card is its only ace: as the last of 15 new piles it would be a strict minimum
+    of its row and column (see the test above), so the best win covers a pile at least once."""
+    state = advance_chance(GAME.initial_state(GAME.new_deal(12)))
+    cards = [state.piles[(0, 0)][0], state.hand, *state.deck[:14]]
+    assert cards[15] == 1 and 1 not in cards[:15]
+    result = KernelSolver(GAME, KERNEL, Limits(max_states=200_000)).solve(state)
+    assert result.score_bound is None or result.score_bound <= 23
+    assert result.score is None or result.score <= 23
 
 
 def test_open_lines_are_optimal_on_seeded_deals():
