@@ -6,6 +6,7 @@ import time
 
 from ...api import advance_chance, cannot_win
 from ...result import StopReason, finish_open
+from ...encodings.foursquare import win_in_exactly
 from .rules import Place
 
 
@@ -25,10 +26,25 @@ def kernel_moves(kernel, state) -> list:
 
 
 VALUE_SECONDS = 1.0
-# The cheap questions' share of a solve, in kernel nodes (about 3 s on one core); past it the
-# solver looks for any win first, so a deal always gets a line, then closes the gap from below.
-CHEAP_NODES = 2_000_000
+# The cheap questions' share of a solve, in kernel nodes (about half a second on one core): most
+# deals are proven within it; past it the CP-SAT model asks the questions (from a deal's start).
+CHEAP_NODES = 300_000
+# Under a time limit, the part the model leaves to the kernel's search for any win at all, so
+# that a stopped solve still has its verdict.
+ANY_WIN_SHARE = 0.25
 STOP_QUESTION = 2  # the kernel's STOP_STATES: here, only ever the cheap phase's node limit
+# The CP-SAT model's share of work for each question past the cheap ones, in its deterministic
+# time (the same on every machine; about 1-2 s of one core per unit).
+MODEL_WORK = 30.0
+
+
+def _deal_cards(state):
+    """The values in play order from a deal's start (the first card alone on the grid, the next
+    one drawn), where the CP-SAT model asks; None elsewhere."""
+    if len(state.piles) != 1 or state.hand is None or state.piles.get((0, 0)) is None:
+        return None
+    value, up, height = state.piles[(0, 0)]
+    return [value, state.hand, *state.deck] if up and height == 1 else None
 
 
 class KernelSolver:
@@ -43,15 +59,18 @@ class KernelSolver:
 
     def __init__(self, game, kernel, limits, progress=None):
         self.game, self.limits, self.progress = game, limits, progress
+        self.deadline, self.stop, self.engine = None, None, "kernel"
         self.search = kernel.Search(limits.memory_mb, limits.seconds() or 0.0, limits.max_states or 0)
 
     def solve(self, state):
         start = time.perf_counter()
+        seconds = self.limits.seconds()
+        self.deadline = None if seconds is None else start + seconds
         state = advance_chance(state)
         line, exact = self._best(state)
-        stop = None if exact else StopReason.from_code(self.search.stopped)
+        stop = None if exact else (self.stop or StopReason.from_code(self.search.stopped))
         result = finish_open(self.game, state, line, won=bool(line) or state.won, stop=stop,
-                             nodes=self.search.nodes, stored=self.search.stored, start=start, engine="kernel")
+                             nodes=self.search.nodes, stored=self.search.stored, start=start, engine=self.engine)
         result.score_bound = self.bound
         return result
 
@@ -61,8 +80,10 @@ class KernelSolver:
         Hint files value every move of every decision, and after a poor move the proof of the
         best score can be long: without a time limit each value gets VALUE_SECONDS of its own."""
         state = advance_chance(state)
+        seconds = self.limits.seconds(VALUE_SECONDS)
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
         if self.limits.time_limit is None:
-            self.search.restart_clock(self.limits.seconds(VALUE_SECONDS))
+            self.search.restart_clock(seconds)
         if state.outcome() is None:
             line, exact = self._best(state)
             if not exact:
@@ -74,7 +95,7 @@ class KernelSolver:
     def _best(self, state):
         """(the shortest winning line, or [] if there is none; proven?). Sets ``self.bound``: the
         most cards a win could leave, proven (None if nothing is proven)."""
-        self.bound = None
+        self.bound, self.stop, self.engine = None, None, "kernel"
         if state.outcome() is not None:
             return [], True
         to_place = len(state.deck) + 1
@@ -91,7 +112,7 @@ class KernelSolver:
             found = self._ask(budget, cheap_until)
             if found == 1:
                 line = self._line(state, budget)
-                return (line, True) if line is not None else ([], False)
+                return (line, True) if line is not None else self._unproven([], to_place, budget)
             if found == -1:
                 break
             budget += 1
@@ -99,7 +120,22 @@ class KernelSolver:
             return [], True  # no win within every card left
         if self._stopped():
             return self._unproven([], to_place, budget)
-        # 2. Any win at all (a "no" proves the deal lost), then 3. the questions between.
+        # 2. From a deal's start, the same questions to the CP-SAT model, while each stays
+        # within its share of work.
+        cards = _deal_cards(state)
+        if cards is not None:
+            self.engine = "kernel+cpsat"
+        while cards is not None and budget <= to_place:
+            answer, places = win_in_exactly(cards[:budget + 1], self._seconds_left(ANY_WIN_SHARE), MODEL_WORK)
+            if answer == "yes":
+                return [Place(x, y) for x, y in places], True
+            if answer == "unknown":
+                break
+            budget += 1
+        else:
+            if cards is not None:
+                return [], True
+        # 3. Any win at all (a "no" proves the deal lost), then the questions between.
         found = self._ask(to_place)
         if found != 1:
             return ([], True) if found == 0 else self._unproven([], to_place, budget)
@@ -119,6 +155,12 @@ class KernelSolver:
         """A limit stopped the question for ``budget``: no win within fewer placements is proven."""
         self.bound = to_place - budget
         return line, False
+
+    def _seconds_left(self, keep=0.0):
+        """What the command's time limit leaves, less ``keep`` of the limit (None: no limit)."""
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - keep * self.limits.seconds() - time.perf_counter())
 
     def _stopped(self):
         """Did the command's own limit stop the last question (not the cheap phase's share)?"""
