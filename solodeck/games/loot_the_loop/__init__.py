@@ -2,12 +2,13 @@
 the top cards over), explores round the loop by the value of a face-up trinket on top, marks paths
 in the notes and returns them, scoring the aces and trinkets landed on, and wins by reaching the
 joker, the exit, with all four aces scored; the score is the score pile. Positions repeat, so open
-mode is solvers/reach.py's cyclic search; blind play follows the planning rule (blind.py). Rules
-page: docs/rules/loot-the-loop.md."""
+mode is the best outcome over every reachable position: the kernel's search (ext/loot_the_loop.pyx,
+search.py) when it is built, else solvers/reach.py's; blind play follows the planning rule
+(blind.py). Rules page: docs/rules/loot-the-loop.md."""
 from __future__ import annotations
 
 from ...api import Deal, Game
-from . import blind, position, rules
+from . import blind, position, rules, search
 
 
 class LootTheLoop(Game):
@@ -23,6 +24,7 @@ class LootTheLoop(Game):
     modes = ("open", "blind")
     acyclic = False      # explores go round the loop, marks and returns undo each other
     piles = {"deck": "the 52 cards and the joker, top first, all face down"}
+    kernel = "loot_the_loop"
 
     # -- deals -------------------------------------------------------------------------------
     def seeded_piles(self, seed, options):
@@ -38,6 +40,17 @@ class LootTheLoop(Game):
 
     def parse_move(self, text):
         return rules.parse_move(text)
+
+    # -- open mode: the compiled kernel (ext/loot_the_loop.pyx); None when it is not built ---------
+    def fast_solver(self, limits, progress=None):
+        kernel = self.load_kernel()
+        return search.KernelSolver(self, kernel, limits, progress) if kernel is not None else None
+
+    def kernel_moves(self, state):
+        kernel = self.load_kernel()
+        if kernel is None or state.turning:
+            return None
+        return search.kernel_moves(kernel, state)
 
     # -- blind mode --------------------------------------------------------------------------
     def baseline_move(self, state):

@@ -242,14 +242,29 @@ class State(BaseState):
 
     # -- search support --------------------------------------------------------------------------
     def score_bound(self):
-        """Every ace and trinket still in play scored, but one: a win's last explore is by a
-        face-up trinket of the top two, which stays in the deck. The pile and the aces and
-        trinkets in play always make 40 (the 53 cards less 12 traps and the joker), so that is
-        39 while a trinket is left; with none, nothing moves any more: NoWin, the pile as it is."""
+        """The best a line from here can still end with. The pile and the aces and trinkets in
+        play always make 40 (the 53 cards less the 12 traps and the joker, which never leave the
+        deck); a win ends with every ace scored, so it scores 40 less the trinkets still in play
+        (deck and notes) at the end. At least two are: after the last card a winning line scores,
+        it must still explore (onto the exit), and the trinket of the explore that scored that
+        card lies deep in the deck (the deck keeps 14 cards at least and an explore goes 10 at
+        most, so it is 4 or more below the top): with no other trinket, in the notes or on top,
+        nothing can bring it back to the top two (explores need a trinket there, a mark needs one
+        on top, a return a note). So:
+
+        - two trinkets or more in play: a win scores at most 38;
+        - one: no card can be scored any more (its own explore cannot land on it), so a win
+          scores the pile as it is, and with an ace left there is no win: the pile and the aces
+          at best (NoWin);
+        - none: nothing moves any more: NoWin, the pile as it is."""
         if self.exited:
             return self.score
-        if self.notes or any(trinket_value(card_of(c)) for c in self.deck):
-            return 39
+        trinkets = len(self.notes) + sum(1 for c in self.deck if trinket_value(card_of(c)))
+        if trinkets >= 2:
+            return 38
+        if trinkets == 1:
+            aces = self.aces_left()
+            return NoWin(self.score + aces) if aces else self.score
         return NoWin(self.score)
 
     def search_moves(self):
