@@ -101,10 +101,11 @@ class Run:
         self.csv = self.out / "deals.csv"
         self.settings_file = self.out / "run.json"
 
-    def start(self, settings: Settings, resume: bool, redo_unproven: bool = False) -> list:
+    def start(self, settings: Settings, resume: bool, redo: str | None = None) -> list:
         """Prepare the folder; return the rows already done (resume) or [] (a new run).
-        ``redo_unproven``: drop the open rows a limit left unproven, to be solved again (the
-        limits may then grow: a proof made under smaller limits stands under larger ones)."""
+        ``redo``: drop the open rows a limit left without a verdict ("unknown") or without a
+        proven best score too ("unproven"), to be solved again (the limits may then grow: a proof
+        made under smaller limits stands under larger ones)."""
         if self.out.exists() and not self.out.is_dir():
             raise SolodeckError(f"--out {self.out}: is a file; expected a folder (new, or a run to --resume)")
         if resume and self.csv.exists() and not self.settings_file.exists():
@@ -120,17 +121,18 @@ class Run:
             for key in ("game", "time_limit", "memory_mb", "samples", "options"):
                 if before.get(key) == now[key]:
                     continue
-                if redo_unproven and key in ("time_limit", "memory_mb") and now[key] > before.get(key, now[key]):
+                if redo and key in ("time_limit", "memory_mb") and now[key] > before.get(key, now[key]):
                     continue
                 raise SolodeckError(f"{self.settings_file}: the run being resumed has {key} = "
                                     f"{before.get(key)!r}, this command {now[key]!r}; resume with the same settings"
-                                    + (" (--redo-unproven: or larger limits)" if redo_unproven else ""))
+                                    + (" (--redo: or larger limits)" if redo else ""))
             settings.modes = sorted(set(before["modes"]) | set(settings.modes))
         self.settings_file.write_text(json.dumps(asdict(settings), indent=2) + "\n")
         if not resume:
             return []
         rows = read_rows(self.csv)
-        kept = [r for r in rows if not (redo_unproven and r["mode"] == "open" and not r["exact"])]
+        kept = [r for r in rows if not (redo and r["mode"] == "open" and not r["exact"]
+                                        and (redo == "unproven" or r["verdict"] == Verdict.UNKNOWN))]
         if self.csv.exists() and (len(kept) < len(rows) or _header(self.csv) != COLUMNS):
             temporary = self.csv.with_suffix(".csv.new")  # replaced whole: a kill leaves the old file
             temporary.write_text(_csv_text(kept, header=True))
@@ -216,7 +218,7 @@ def _bool(text: str) -> bool:
 
 
 def analyze(settings: Settings, seeds: range, out, *, jobs: int = 1, scheduler: str | None = None,
-            resume: bool = False, redo_unproven: bool = False, progress: bool = True,
+            resume: bool = False, redo: str | None = None, progress: bool = True,
             batch: int | None = None, command: str | None = None) -> dict:
     """Solve every (seed, mode) not yet in ``out``/deals.csv, then write the summary (with the
     ``command`` that made it, if given). Returns it."""
@@ -227,7 +229,7 @@ def analyze(settings: Settings, seeds: range, out, *, jobs: int = 1, scheduler: 
         if mode not in game.modes:
             raise UnsupportedError(f"{game.name} has no {mode} mode (it has: {', '.join(game.modes)})")
     run = Run(out)
-    rows = run.start(settings, resume or redo_unproven, redo_unproven)
+    rows = run.start(settings, resume or bool(redo), redo)
     done = {(r["seed"], r["mode"]) for r in rows}
     todo = [(seed, mode) for seed in seeds for mode in settings.modes if (seed, mode) not in done]
     bar = _Progress(len(todo), len(seeds) * len(settings.modes), rows, enabled=progress)

@@ -168,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "  solodeck analyze GAME --deals 1000 --jobs 2\n"
                               "  solodeck analyze GAME --deals 1000 --mode both --jobs 2\n"
                               "  solodeck analyze GAME --deals 1000 --resume        continue a stopped run\n"
-                              "  solodeck analyze GAME --deals 1000 --redo-unproven --time-limit 60\n"
+                              "  solodeck analyze GAME --deals 1000 --redo unproven --time-limit 60\n"
                               "      solve again, with more time, the deals a limit left unproven\n"
                               "  solodeck analyze GAME --deals 100000 --scheduler tcp://10.0.0.5:8786\n"
                               "      (a Dask cluster: `dask scheduler` on one machine, `dask worker "
@@ -195,10 +195,10 @@ def build_parser() -> argparse.ArgumentParser:
                                                 "an existing run there needs --resume")
     p.add_argument("--resume", action="store_true",
                    help="continue the run in OUT: only the seeds not yet in its deals.csv are solved")
-    p.add_argument("--redo-unproven", action="store_true",
-                   help="resume the run in OUT, solving again its open rows that a limit left unproven "
-                        "(verdict unknown, or best score not proven), e.g. with a larger --time-limit; "
-                        "proven rows stay")
+    p.add_argument("--redo", choices=["unknown", "unproven"],
+                   help="resume the run in OUT, solving again the open rows a limit left open: 'unknown' "
+                        "those without a verdict, 'unproven' also those whose best score is not proven; "
+                        "e.g. with a larger --time-limit (never a smaller one). Proven rows stay")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -672,7 +672,7 @@ def cmd_analyze(args) -> int:
     settings = Settings(game.name, modes, args.time_limit, args.memory, samples, options)
     seeds = range(args.first_seed, args.first_seed + args.deals)
     summary = analyze(settings, seeds, out, jobs=args.jobs, scheduler=args.scheduler, resume=args.resume,
-                      redo_unproven=args.redo_unproven, progress=not (args.quiet or args.json),
+                      redo=args.redo, progress=not (args.quiet or args.json),
                       command="solodeck " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
     plot_game(summary, read_rows(out / "deals.csv"), out, game.title, game.score_name)
     if args.json:

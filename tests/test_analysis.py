@@ -168,7 +168,7 @@ def test_the_csv_has_the_documented_columns(tmp_path):
                       "score_bound"]
 
 
-def test_redo_unproven_solves_again_only_what_a_limit_left_open(tmp_path, cli):
+def test_redo_solves_again_only_what_a_limit_left_open(tmp_path, cli):
     """An old-format file (no score_bound column) whose seed 1 a limit left unknown: the redo, with
     a larger time limit, solves seed 1 again, keeps seed 0's row as it was, and writes the file in
     the current format. A smaller limit is refused."""
@@ -179,9 +179,9 @@ def test_redo_unproven_solves_again_only_what_a_limit_left_open(tmp_path, cli):
     old_columns = [c for c in rows[0] if c != "score_bound"]
     (tmp_path / "deals.csv").write_text(",".join(old_columns) + "\n" + "".join(
         ",".join(r[c] for c in old_columns) + "\n" for r in rows))
-    proc = cli("analyze", "syndicate", "--deals", 2, "--out", tmp_path, "--redo-unproven", "--time-limit", 5, "--quiet")
+    proc = cli("analyze", "syndicate", "--deals", 2, "--out", tmp_path, "--redo", "unknown", "--time-limit", 5, "--quiet")
     assert proc.returncode == 2 and "time_limit" in proc.stderr
-    proc = cli("analyze", "syndicate", "--deals", 2, "--out", tmp_path, "--redo-unproven", "--time-limit", 20, "--quiet")
+    proc = cli("analyze", "syndicate", "--deals", 2, "--out", tmp_path, "--redo", "unknown", "--time-limit", 20, "--quiet")
     assert proc.returncode == 0, proc.stderr
     again = list(csv.DictReader((tmp_path / "deals.csv").open()))
     assert [r["seed"] for r in again] == ["0", "1"] and again[0] == {**rows[0], "score_bound": ""}
