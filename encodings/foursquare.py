@@ -6,6 +6,8 @@ model answers in seconds (docs/rules/foursquare.md, "How the solver plays it").
 **What is modelled.** The grid is a 4 x 4 frame: a win fills one, and no legal line ever leaves
 the frame it ends in. The first card lies at one of 3 cells, a corner (0, 0), an edge (1, 0) or a
 centre (1, 1): the 8 symmetries of the square carry every other cell onto one of these (ruling 7).
+A corner or a centre stays in place under the diagonal reflection, so of the first placement and
+its mirror image only one is asked for.
 ``cards[0]`` starts the grid, ``cards[t]`` is placed at step t = 1 ... B, all known (open mode).
 
 **Variables**, for each step t and cell c:
@@ -103,6 +105,11 @@ class WinInExactly:
             at = [m.new_bool_var(f"at{t}_{c}") for c in cells]
             self.at.append(at)
             m.add_exactly_one(at)
+            if t == 1:  # the diagonal reflection keeps a corner or a centre first card in place:
+                # of two mirror images of the first placement, ask for one only
+                for first_cell, mirrored in (((0, 0), (0, 1)), ((1, 1), (1, 2)), ((1, 1), (1, 0))):
+                    if CELLS.index(first_cell) in self.first:
+                        m.add_implication(self.first[CELLS.index(first_cell)], at[CELLS.index(mirrored)].Not())
             for c in cells:  # a new pile goes next to a pile
                 touching = [filled[d] for d in _neighbours(c) if filled[d] is not False]
                 if filled[c] is True:
