@@ -1,5 +1,6 @@
-"""Foursquare's open mode in the compiled kernel (ext/foursquare.pyx): the shortest win by
-iterative deepening (KernelSolver), and a state packed for the kernel."""
+"""Foursquare's open mode in the compiled kernel (ext/foursquare.pyx), helped from a deal's start
+by the CP-SAT model of encodings/foursquare.py: the shortest win by iterative deepening
+(KernelSolver), and a state packed for the kernel."""
 from __future__ import annotations
 
 import time
@@ -32,9 +33,9 @@ CHEAP_NODES = 300_000
 # Under a time limit, the part the model leaves to the kernel's search for any win at all, so
 # that a stopped solve still has its verdict.
 ANY_WIN_SHARE = 0.25
-STOP_QUESTION = 2  # the kernel's STOP_STATES: here, only ever the cheap phase's node limit
+STOP_QUESTION = 2  # the kernel's STOP_STATES: the cheap phase's node limit (or a --max-states)
 # The CP-SAT model's share of work for each question past the cheap ones, in its deterministic
-# time (the same on every machine; about 1-2 s of one core per unit).
+# time (the same on every machine; a unit is about half a second to a second of one core).
 MODEL_WORK = 30.0
 
 
@@ -53,9 +54,10 @@ class KernelSolver:
     The score is the cards left, so the best win is the one with the fewest placements. The
     kernel answers "a win within B placements?"; the solver asks from the fewest B that could do
     (one per missing pile) upwards, so the first "yes" is the optimum and the "no"s before it are
-    the proof. Most deals win at that first B. Where those questions stop being cheap it asks
-    for any win at all (a "no" proves the deal lost), then resumes the questions between: a
-    stopped solve then still has its verdict and a line, and a proven bound on the best score."""
+    the proof. Most deals win at that first B. Where those questions stop being cheap, the CP-SAT
+    model goes on asking them from a deal's start (each within MODEL_WORK); where it stops too, the
+    kernel asks for any win at all (a "no" proves the deal lost), then resumes the questions
+    between: a stopped solve still has its verdict and a line, and a proven bound on the score."""
 
     def __init__(self, game, kernel, limits, progress=None):
         self.game, self.limits, self.progress = game, limits, progress
