@@ -87,18 +87,30 @@ def _neighbours(c):
 
 class WinInExactly:
     """The model "``cards[0]`` starts the grid, cards 1 ... B are placed in order, and the grid
-    is full and face up right after the last", B = len(cards) - 1."""
+    is full and face up right after the last", B = len(cards) - 1. Given a ``grid`` instead
+    ({(x, y): (top, face up, height)}, cells within the frame 0 ... 3, which the tests use for
+    endgames), every card of ``cards`` is placed on it: B = len(cards)."""
 
-    def __init__(self, cards, first_cells=FIRST_CELLS):
-        self.cards = list(cards)
+    def __init__(self, cards, grid=None, first_cells=FIRST_CELLS):
         m = self.model = cp_model.CpModel()
         lit = _Literals(m)
         cells = range(len(CELLS))
-        self.first = {c: m.new_bool_var(f"first{c}") for c in cells if CELLS[c] in first_cells}
-        m.add_exactly_one(self.first.values())
-        filled = [self.first.get(c, False) for c in cells]
-        up = list(filled)
-        top = [[filled[c] if v == self.cards[0] else False for v in range(11)] for c in cells]
+        if grid is None:
+            self.cards = list(cards)
+            self.first = {c: m.new_bool_var(f"first{c}") for c in cells if CELLS[c] in first_cells}
+            m.add_exactly_one(self.first.values())
+            filled = [self.first.get(c, False) for c in cells]
+            up = list(filled)
+            top = [[filled[c] if v == self.cards[0] else False for v in range(11)] for c in cells]
+            height = [self.first.get(c, 0) for c in cells]
+        else:
+            self.cards = [None, *cards]  # step t places cards[t - 1]
+            self.first = {}
+            piles = [grid.get(cell) for cell in CELLS]
+            filled = [pile is not None for pile in piles]
+            up = [pile is not None and bool(pile[1]) for pile in piles]
+            top = [[pile is not None and pile[0] == v for v in range(11)] for pile in piles]
+            height = [pile[2] if pile is not None else 0 for pile in piles]
         self.at = []
         for t in range(1, len(self.cards)):
             v = self.cards[t]
@@ -146,11 +158,13 @@ class WinInExactly:
                                 else lit.all([top[c][w], at[c].Not()]) for w in range(11)])
             filled, up, top = new_filled, new_up, new_top
             m.add(sum(f for f in filled if f is not False) - sum(up) <= MAX_FACE_DOWN)
-        spare = len(self.at) - (len(CELLS) - 1)  # placements that cover a pile instead of starting one
+        missing = len(CELLS) - 1 if grid is None else len(CELLS) - len(grid)
+        spare = max(len(self.at) - missing, 0)  # placements that cover a pile instead of starting one
         for c in cells:
-            placements = sum(at[c] for at in self.at) + (self.first[c] if c in self.first else 0)
-            m.add(placements >= 1)  # redundant (the grid ends full), but it guides the search
-            m.add(placements <= min(MAX_HEIGHT, 1 + max(spare, 0)))
+            cards_here = sum(at[c] for at in self.at) + height[c]
+            m.add(cards_here >= 1)  # redundant (the grid ends full), but it guides the search
+            already = height[c] if grid is not None and height[c] else 1
+            m.add(cards_here <= min(MAX_HEIGHT, already + spare))
             if filled[c] is False:  # no placement at all (B = 0): no win
                 m.add(sum(self.first.values()) == 2)
             elif filled[c] is not True:
@@ -158,18 +172,19 @@ class WinInExactly:
             m.add(up[c] == 1)
 
     def line(self, solver) -> list:
-        """The solution's placements as (x, y) relative to the first card."""
-        ox, oy = next(CELLS[c] for c, x in self.first.items() if solver.value(x))
+        """The solution's placements as (x, y) relative to the first card (on a given grid: in
+        the grid's own coordinates)."""
+        ox, oy = next((CELLS[c] for c, x in self.first.items() if solver.value(x)), (0, 0))
         return [(CELLS[c][0] - ox, CELLS[c][1] - oy)
                 for at in self.at for c in range(len(CELLS)) if solver.value(at[c])]
 
 
-def win_in_exactly(cards, seconds: float | None = None, work: float | None = None):
+def win_in_exactly(cards, seconds: float | None = None, work: float | None = None, grid=None):
     """("yes", line) / ("no", None) / ("unknown", None): can the deal whose first ``len(cards)``
-    cards are ``cards`` be won in exactly len(cards) - 1 placements? ``work``: CP-SAT's
-    deterministic time budget (the same on every machine); ``seconds``: a wall-clock cap (the
-    command's --time-limit)."""
-    model = WinInExactly(cards)
+    cards are ``cards`` be won in exactly len(cards) - 1 placements (on a ``grid``: in exactly
+    len(cards))? ``work``: CP-SAT's deterministic time budget (the same on every machine);
+    ``seconds``: a wall-clock cap (the command's --time-limit)."""
+    model = WinInExactly(cards, grid)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.linearization_level = 0  # pure propagation: 2-10 times faster on these
