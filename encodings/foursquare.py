@@ -158,6 +158,8 @@ class WinInExactly:
                                 else lit.all([top[c][w], at[c].Not()]) for w in range(11)])
             filled, up, top = new_filled, new_up, new_top
             m.add(sum(f for f in filled if f is not False) - sum(up) <= MAX_FACE_DOWN)
+        if not self.at:
+            raise ValueError("a win needs at least one placement")
         missing = len(CELLS) - 1 if grid is None else len(CELLS) - len(grid)
         spare = max(len(self.at) - missing, 0)  # placements that cover a pile instead of starting one
         for c in cells:
@@ -165,9 +167,7 @@ class WinInExactly:
             m.add(cards_here >= 1)  # redundant (the grid ends full), but it guides the search
             already = height[c] if grid is not None and height[c] else 1
             m.add(cards_here <= min(MAX_HEIGHT, already + spare))
-            if filled[c] is False:  # no placement at all (B = 0): no win
-                m.add(sum(self.first.values()) == 2)
-            elif filled[c] is not True:
+            if filled[c] is not True:
                 m.add(filled[c] == 1)
             m.add(up[c] == 1)
 

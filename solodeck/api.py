@@ -254,6 +254,7 @@ class Game:
                                  # (solvers/paranoid.py: what each seat can guarantee against all the
                                  # others together); its states give to_move() and Outcome.scores
     kernel: str | None = None    # its compiled kernel: solodeck.ext.<kernel> (ext/<kernel>.pyx)
+    kernel_solver = None         # the class that searches open mode in that kernel (fast_solver)
     model: str | None = None     # its CP-SAT model: solodeck.encodings.<model> (encodings/<model>.py)
 
     # -- deals -------------------------------------------------------------------------------
@@ -282,8 +283,10 @@ class Game:
 
     def fast_solver(self, limits, progress=None):
         """A compiled exact open-mode solver with DepthFirstSolver's interface (``solve(state)``,
-        ``value(state)``), or None: then solvers.make_solver picks the generic search."""
-        return None
+        ``value(state)``), or None: then solvers.make_solver picks the generic search. The default
+        builds ``kernel_solver`` (game, kernel, limits, progress) when the kernel is built."""
+        kernel = self.load_kernel() if self.kernel_solver is not None else None
+        return self.kernel_solver(self, kernel, limits, progress) if kernel is not None else None
 
     def fast_expectimax(self, limits):
         """A compiled blind valuer (``accepts``, ``value``, ``status``, ``nodes``, ``stored``; see

@@ -43,11 +43,7 @@ class Area52(Game):
         return rules.parse_move(text)
 
     # -- open mode: the compiled kernel (ext/area52.pyx); None when it is not built -------------
-    def fast_solver(self, limits, progress=None):
-        """The kernel's exact search (search.KernelSolver); without the kernel solvers.make_solver
-        runs the anytime search of solvers/anytime.py."""
-        kernel = self.load_kernel()
-        return search.KernelSolver(self, kernel, limits, progress) if kernel is not None else None
+    kernel_solver = search.KernelSolver  # without the kernel, solvers/anytime.py
 
     def kernel_moves(self, state):
         kernel = self.load_kernel()

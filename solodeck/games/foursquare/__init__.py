@@ -34,9 +34,7 @@ class Foursquare(NumberDeckGame):
         return rules.parse_move(text)
 
     # -- open mode: the compiled kernel (ext/foursquare.pyx); each hook returns None when it is not built --
-    def fast_solver(self, limits, progress=None):
-        kernel = self.load_kernel()
-        return search.KernelSolver(self, kernel, limits, progress) if kernel is not None else None
+    kernel_solver = search.KernelSolver
 
     def kernel_moves(self, state):
         kernel = self.load_kernel()

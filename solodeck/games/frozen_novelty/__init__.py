@@ -37,10 +37,7 @@ class FrozenNovelty(OneDeckGame):
         return rules.parse_move(text)
 
     # -- open mode -----------------------------------------------------------------------------
-    def fast_solver(self, limits, progress=None):
-        """The kernel when built; else solvers.make_solver runs solvers/reach.py."""
-        kernel = self.load_kernel()
-        return search.KernelSolver(self, kernel, limits, progress) if kernel is not None else None
+    kernel_solver = search.KernelSolver  # without the kernel, solvers/reach.py
 
     def kernel_moves(self, state):
         kernel = self.load_kernel()

@@ -42,9 +42,7 @@ class LootTheLoop(Game):
         return rules.parse_move(text)
 
     # -- open mode: the compiled kernel (ext/loot_the_loop.pyx); None when it is not built ---------
-    def fast_solver(self, limits, progress=None):
-        kernel = self.load_kernel()
-        return search.KernelSolver(self, kernel, limits, progress) if kernel is not None else None
+    kernel_solver = search.KernelSolver
 
     def kernel_moves(self, state):
         kernel = self.load_kernel()

@@ -31,9 +31,7 @@ class Syndicate(NumberDeckGame):
         return rules.parse_move(text)
 
     # -- open mode -----------------------------------------------------------------------------------
-    def fast_solver(self, limits, progress=None):
-        kernel = self.load_kernel()
-        return search.KernelSolver(self, kernel, limits, progress) if kernel is not None else None
+    kernel_solver = search.KernelSolver
 
     def kernel_moves(self, state):
         kernel = self.load_kernel()
