@@ -694,6 +694,11 @@ cdef class Exact:
             self.decks[id * 52 + j] = sorted_cards[self.perm[n][j]]
         return id
 
+    def root_bound(self):
+        """The bound of the root: the best value it can still reach (tests hold it to the truth)."""
+        cdef XPos p = self.root
+        return self.bound(&p)
+
     def ending_deck(self, table, int k):
         """Wave 2's deck after a wave-1 ending with ``table`` and the root's deck less its first
         ``k`` cards (tests compare it with rules.wave2_deck)."""
@@ -753,77 +758,75 @@ cdef class Exact:
     # -- the bound ----------------------------------------------------------------------------------
     cdef int bound(self, XPos* p) noexcept nogil:
         """The best value still reachable (optimistic): a win scores at most the defenders left
-        less the forced losses (GAME's score_bound, solodeck/games/area52/rules.py): an alien that
-        no card or pair that can still be a defender beats without a loss costs one, and so does
-        the current attacker when nothing on the table does now. No win: a loss, at most -1."""
+        less the losses still forced (the rules page, "The score bound"). No win: a loss, at most -1.
+
+        The queue's aliens are first faced in queue order (a sacrifice sends its alien behind all
+        of them), the i-th after exactly i actions. When the i-th is first faced, the table can
+        only hold cards of the table now, aliens ahead of it in the queue (put there by singles)
+        and the cards drawn since, which are the deck's first d: no more than the losses so far,
+        and no more than i actions could lose (one each in wave 1, two in wave 2). An alien with
+        no loss-free answer (a single or, in wave 2, a dual of the other colour; in wave 1 a dual
+        of any colours) among those cards costs at least one defender at that first facing; one
+        that no single can answer then never joins the table before the aliens behind it.
+        With F(m) those aliens counted when m deck cards may be drawn, the losses L to come draw
+        at most L cards, so L >= F(L) (F never grows with m): L is at least the least m with
+        F(m) <= m."""
+        cdef int q[128]
+        cdef int n = self.queue_len(p), fixed = self.fixed_len(p), left, m, i
+        cdef int per_action = 2 if p.wave == 2 else 1
+        for i in range(n):
+            q[i] = self.fixed_card(p, p.h + i) if p.h + i < fixed else p.r[p.h + i - fixed]
+        left = popcount(p.tbl) + self.nD - p.k
+        m = 0
+        while self.forced(p, q, n, m, per_action) > m:
+            m += 1
+            if m > left:
+                return LOSS - 1
+        return WIN + left - m
+
+    cdef int forced(self, XPos* p, int* q, int n, int m, int per_action) noexcept nogil:
+        """F(m) of ``bound``: the aliens of the queue ``q`` with no loss-free answer among the
+        cards that can be on the table when each is first faced, m deck cards drawn at most."""
         cdef int high[2]
         cdef uint64_t sums[2]
         cdef uint64_t seen[2]
-        cdef uint64_t pool = p.tbl | self.deck_set(p.k)
-        cdef uint64_t tb
-        cdef int i, j, c, v, col, other, forced = 0, now_cost, n = self.fixed_len(p), alien, tv, left
-        cdef int a, b
+        cdef uint64_t tb = p.tbl
+        cdef int i, c, v, other, drawn = 0, count = 0, deck_left = self.nD - p.k
         high[0] = high[1] = 0
         sums[0] = sums[1] = 0
         seen[0] = seen[1] = 0
-        # every card that can be a defender later: the table, the deck, and the aliens to come
-        for i in range(p.h, n):
-            pool |= <uint64_t>1 << self.fixed_card(p, i)
-        for i in range(p.nr):
-            pool |= <uint64_t>1 << p.r[i]
-        tb = pool
         while tb:
             c = __builtin_ctzll(tb)
             tb &= tb - 1
-            col = red(c)
+            self.add_defender(p.wave, c, high, sums, seen)
+        for i in range(n):
+            # the deck's cards that can have been drawn before the i-th alien is first faced
+            while drawn < m and drawn < per_action * i and drawn < deck_left:
+                self.add_defender(p.wave, self.D[p.k + drawn], high, sums, seen)
+                drawn += 1
+            c = q[i]
             v = value(c)
-            if v > high[col]:
-                high[col] = v
-            if p.wave == 2:
-                sums[col] |= seen[col] << v
-                seen[col] |= <uint64_t>1 << v
-            else:   # wave 1: a dual of any colours loses nothing
-                sums[0] |= (seen[0] << v)
-                seen[0] |= <uint64_t>1 << v
-        if p.wave == 1:
-            sums[1] = sums[0]
-        # the current attacker: is there a move that loses nothing now?
-        alien = self.front(p)
-        v = value(alien)
-        now_cost = 1
-        tb = p.tbl
-        while tb and now_cost:
-            a = __builtin_ctzll(tb)
-            tb &= tb - 1
-            if red(a) != red(alien) and value(a) > v:
-                now_cost = 0
-        if now_cost:
-            tb = p.tbl
-            while tb and now_cost:
-                a = __builtin_ctzll(tb)
-                tb &= tb - 1
-                if p.wave == 2 and red(a) == red(alien):
-                    continue
-                tv = v - value(a)
-                if tv < 1:
-                    continue
-                for b in range(52):
-                    if (p.tbl >> b) & 1 and b > a and value(b) == tv and not (p.wave == 2 and red(b) == red(alien)):
-                        now_cost = 0
-                        break
-        # each alien to come: no single and no loss-free dual among all the cards that can defend
-        for i in range(self.queue_len(p)):
-            c = self.fixed_card(p, p.h + i) if p.h + i < n else p.r[p.h + i - n]
             other = 0 if red(c) else 1
-            v = value(c)
-            if high[other] <= v and not (sums[other] >> v) & 1:
-                forced += 1
-            elif i == 0:
-                forced += now_cost
-        left = popcount(p.tbl) + self.nD - p.k - forced
-        if left < 0:
-            return LOSS - 1
-        return WIN + left
+            if high[other] > v:
+                self.add_defender(p.wave, c, high, sums, seen)   # a single can put it on the table
+            elif not (sums[other] >> v) & 1:
+                count += 1
+        return count
+
+    cdef inline void add_defender(self, int wave, int card, int* high, uint64_t* sums, uint64_t* seen) noexcept nogil:
+        """Count ``card`` among the cards that can defend: the highest of its colour (singles) and
+        the sums of two cards (duals: of one colour in wave 2, of any colours in wave 1, where
+        both colours' sums are kept alike)."""
+        cdef int col = red(card), v = value(card)
+        if v > high[col]:
+            high[col] = v
+        if wave == 2:
+            sums[col] |= seen[col] << v
+            seen[col] |= <uint64_t>1 << v
+        else:
+            sums[0] |= seen[0] << v
+            seen[0] |= <uint64_t>1 << v
+            sums[1] = sums[0]
 
     # -- the key and the table ------------------------------------------------------------------------
     cdef bint make_key(self, XPos* p, uint64_t* key) noexcept nogil:
@@ -1155,6 +1158,36 @@ cdef class Exact:
             if v >= self.upper:
                 return v
             self.upper = v
+
+    def prove_above(self, int floor, uint64_t max_nodes=0, double seconds=0.0):
+        """Branch and bound from below with ``floor`` (a value some line reaches) as the alpha: the
+        root's exact value when it beats ``floor``, else ``floor`` proven best (None: stopped)."""
+        cdef XPos p = self.root
+        cdef int v
+        self.max_nodes = self.nodes + max_nodes if max_nodes else 0
+        self.stopped = STOP_NONE
+        clock_restart(&self.clock, seconds)
+        clock_start(&self.clock)
+        self.depth = 0
+        v = self.search(&p, floor)
+        if self.stopped:
+            return None
+        return v if v > floor else floor
+
+    def prove_above(self, int floor, uint64_t max_nodes=0, double seconds=0.0):
+        """Branch and bound from below with ``floor`` (a value some line reaches) as the alpha: the
+        root's exact value when it beats ``floor``, else ``floor`` proven best (None: stopped)."""
+        cdef XPos p = self.root
+        cdef int v
+        self.max_nodes = self.nodes + max_nodes if max_nodes else 0
+        self.stopped = STOP_NONE
+        clock_restart(&self.clock, seconds)
+        clock_start(&self.clock)
+        self.depth = 0
+        v = self.search(&p, floor)
+        if self.stopped:
+            return None
+        return v if v > floor else floor
 
     def best_line(self, int value):
         """The moves (kind, a, b) of a line from the root reaching ``value`` (solved before)."""

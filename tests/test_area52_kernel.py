@@ -94,6 +94,39 @@ def test_the_kernel_proves_the_best_outcome_of_the_reference(shape, count, plain
         assert outcome is not None and (WIN if outcome.won else LOSS) + outcome.score == value
 
 
+@pytest.mark.parametrize("shape", [(2, 6, 3, 5, 1, 52), (2, 4, 2, 5, 0, 52), (2, 6, 0, 6, 2, 52),
+                                   (1, 6, 2, 3, 1, 2), (1, 5, 1, 3, 0, 3)])
+def test_the_bound_never_falls_below_the_truth(shape):
+    """The kernel's score bound (the losses its aliens force when each is first faced) at random
+    positions, held to the plain exhaustive search's best outcome; it must also be tight enough to
+    say something (below the defenders left) on some of them."""
+    wave, *sizes = shape
+    rng = random.Random(sum(shape) * 31 + 7)
+    below_defenders = 0
+    for _ in range(25):
+        state = random_position(rng, wave, *sizes)
+        if state.outcome() is not None:
+            continue
+        bound = exact_search(KERNEL, state, 16.0).root_bound()
+        truth = reference_value(state, plain=wave == 2)
+        assert bound >= truth, str(state)
+        below_defenders += bound < WIN + len(state.table) + len(state.defenders)
+    assert below_defenders > 0
+
+
+def test_branch_and_bound_from_below_agrees_with_the_exact_value():
+    """prove_above (bench/area52.py's question "a win above T?") on wave-2 endgames: below the
+    value it finds the value, at or above it it proves the floor."""
+    rng = random.Random(17)
+    for _ in range(10):
+        state = random_position(rng, 2, 6, 3, 6, 1)
+        if state.outcome() is not None:
+            continue
+        value, _search = kernel_value(state)
+        for floor in (value - 2, value - 1, value, value + 1):
+            assert exact_search(KERNEL, state, 16.0).prove_above(floor) == max(value, floor)
+
+
 def test_the_solver_is_exact_on_endgames_and_replays_its_line():
     rng = random.Random(11)
     for _ in range(10):
