@@ -6,7 +6,9 @@ same order (tests compare them state by state along random lines), the same safe
 pruned and ordered search moves, and the same search: a depth-first reachability search with
 Tarjan's strongly connected components, so a position is stored as lost only when everything it
 reaches has been explored (the state graph has cycles). The verdicts are the reference's (tests
-compare them on many small positions); the winning lines may differ.
+compare them on many small positions); the winning lines may differ. Very hard's lazy flips
+(State.search_moves: a flip only together with its card's first use) are the same too: a LAZY
+flag on the packed flip, the fresh stack in the key, and in each logged move for undo.
 
 Stacks 0-3 are the Deck stacks, 4-7 Up, 8-11 Down. A code is card * 2 + face up, card =
 suit * 13 + rank - 1 (suits S H D C). The table key is a pair of 64-bit hashes of the position up
@@ -37,6 +39,8 @@ cdef enum:
     V_HARD = 3
     V_VERY_HARD = 4
     MAXMOVES = 1024
+    LAZY = 1 << 16      # a flip of the search's lazy flips (the card turned up is used at once)
+    PREV_SHIFT = 17     # a logged move keeps the fresh stack before it (+1), for undo
 
 ctypedef struct Entry:  # 24 bytes
     uint64_t k1, k2
@@ -92,6 +96,10 @@ cdef inline int m_n(int m) noexcept nogil:
     return (m >> 10) & 63
 
 
+cdef inline int m_prev(int m) noexcept nogil:
+    return ((m >> PREV_SHIFT) & 15) - 1
+
+
 cdef class Search:
     """One rule set (variant and back table) and its table; ``set_position`` then ``solve``.
     ``memory_mb`` caps the table: when it fills, entries of finished searches are dropped, and
@@ -107,6 +115,10 @@ cdef class Search:
     cdef int cls[NSTACKS]
     cdef uint64_t salt1[3]
     cdef uint64_t salt2[3]
+    cdef uint64_t fsalt1[3]
+    cdef uint64_t fsalt2[3]
+    cdef int lazy        # lazy flips (very hard): see State.search_moves
+    cdef int fresh       # the stack whose top a lazy flip has just turned up, -1 if none
     cdef uint64_t h1[NSTACKS]
     cdef uint64_t h2[NSTACKS]
     # the move log (the line from the position set) and the search's stacks
@@ -126,7 +138,7 @@ cdef class Search:
     cdef uint64_t max_capacity
 
     def __cinit__(self, int variant, backs, double memory_mb=1024.0, double time_limit=0.0,
-                  long long max_states=0):
+                  long long max_states=0, int lazy=-1):
         cdef int j, c
         self.variant = variant
         for c in range(52):
@@ -141,6 +153,10 @@ cdef class Search:
                 self.cls[j] = j // 4
         self.salt1[0], self.salt1[1], self.salt1[2] = 0x1234567ULL, 0x89ABCDEF0123ULL, 0x5555AAAA3333ULL
         self.salt2[0], self.salt2[1], self.salt2[2] = 0x7654321ULL, 0x3210FEDCBA98ULL, 0x0F0F0F0F1111ULL
+        self.fsalt1[0], self.fsalt1[1], self.fsalt1[2] = 0x2F6B1D37C9A5E441ULL, 0x6A09E667F3BCC908ULL, 0x3C6EF372FE94F82BULL
+        self.fsalt2[0], self.fsalt2[1], self.fsalt2[2] = 0x510E527FADE682D1ULL, 0x1F83D9ABFB41BD6BULL, 0x5BE0CD19137E2179ULL
+        self.lazy = (variant == V_VERY_HARD) if lazy < 0 else lazy  # the reference's Rules.lazy_flips
+        self.fresh = -1
         self.max_capacity = capacity_for(memory_mb, sizeof(Entry), 1 << 12)
         self.capacity = min(<uint64_t>1 << 12, self.max_capacity)  # grows as needed
         self.table = <Entry*>calloc(self.capacity, sizeof(Entry))
@@ -162,8 +178,9 @@ cdef class Search:
         free(self.mbuf)
 
     # -- the position ------------------------------------------------------------------------
-    def set_position(self, stacks, found):
-        """stacks: 12 lists of codes, bottom first; found: the 4 foundation ranks."""
+    def set_position(self, stacks, found, int fresh=-1):
+        """stacks: 12 lists of codes, bottom first; found: the 4 foundation ranks; fresh: the
+        stack a lazy flip has just turned up (tests: the reference's State.fresh), else -1."""
         cdef int j, k
         for j in range(NSTACKS):
             self.height[j] = len(stacks[j])
@@ -174,6 +191,7 @@ cdef class Search:
                 self.h2[j] ^= ZOB2[k][stacks[j][k]]
         for k in range(4):
             self.found[k] = found[k]
+        self.fresh = fresh
         self.log_len = 0
 
     def position(self):
@@ -191,6 +209,10 @@ cdef class Search:
         for j in range(NSTACKS):
             a += mix64(self.h1[j] ^ self.salt1[self.cls[j]])
             b += mix64(self.h2[j] + self.salt2[self.cls[j]])
+        if self.fresh >= 0:  # the reference key's ("fresh", group, stack)
+            j = self.fresh
+            a += mix64(self.h1[j] ^ self.fsalt1[self.cls[j]])
+            b += mix64(self.h2[j] + self.fsalt2[self.cls[j]])
         k1[0] = a
         k2[0] = b
 
@@ -283,6 +305,7 @@ cdef class Search:
     cdef void _apply(self, int m) noexcept nogil:
         cdef int kind = m_kind(m), src = m_src(m), dst, n, k, code
         cdef int tmp[MAXH]
+        self.fresh = src if (kind == FLIP and (m & LAZY)) else -1
         if kind == FLIP:
             code = self._pop(src)
             self._push(src, code | 1)
@@ -300,6 +323,7 @@ cdef class Search:
     cdef void _undo(self, int m) noexcept nogil:
         cdef int kind = m_kind(m), src = m_src(m), dst, n, k, code
         cdef int tmp[MAXH]
+        self.fresh = m_prev(m)
         if kind == FLIP:
             code = self._pop(src)
             self._push(src, code & ~1)
@@ -318,10 +342,11 @@ cdef class Search:
                 self._push(src, tmp[k])
 
     cdef inline int _logged(self, int m) noexcept nogil:
-        """The move as the log keeps it: a FOUND move also names its suit, for undo."""
+        """The move as the log keeps it: a FOUND move also names its suit, and every move the
+        fresh stack before it, for undo."""
         if m_kind(m) == FOUND:
-            return pack(FOUND, m_src(m), suit_of(self.stack[m_src(m)][self.height[m_src(m)] - 1] >> 1), 1)
-        return m
+            m = pack(FOUND, m_src(m), suit_of(self.stack[m_src(m)][self.height[m_src(m)] - 1] >> 1), 1)
+        return (m & ((1 << PREV_SHIFT) - 1)) | ((self.fresh + 1) << PREV_SHIFT)
 
     cdef int _log_push(self, int m) noexcept nogil:
         cdef int* grown
@@ -377,6 +402,28 @@ cdef class Search:
                 return d
         return -1
 
+    cdef bint _flip_has_use(self, int i) noexcept nogil:
+        """The reference's State._flip_has_use: may the face-down top of stack i, turned up, be
+        used at once (home, onto a face-up top or into an empty stack, or built on by a run)?"""
+        cdef int x = self.stack[i][self.height[i] - 1] >> 1, j, n, run, t
+        if self.found[suit_of(x)] == rank_of(x) - 1:
+            return 1
+        for j in range(NSTACKS):
+            if j == i:
+                continue
+            if self.height[j] == 0:
+                if self._empty_takes_up(j):
+                    return 1
+                continue
+            t = self.stack[j][self.height[j] - 1]
+            if (t & 1) and self._builds(x, t >> 1):
+                return 1
+            run = self._run(j)
+            for n in range(1, run + 1):
+                if self._builds(self.stack[j][self.height[j] - n] >> 1, x):
+                    return 1
+        return 0
+
     cdef int _search_moves(self, int* out) noexcept nogil:
         """The reference's State.search_moves: one move per group into empty stacks, no whole-stack
         move into an empty stack of its own group, ordered as State._order (stable)."""
@@ -391,6 +438,12 @@ cdef class Search:
         for i in range(n):
             m = all_moves[i]
             kind, src, dst = m_kind(m), m_src(m), m_dst(m)
+            if self.fresh >= 0 and src != self.fresh and dst != self.fresh:
+                continue  # the card a lazy flip turned up is used at once
+            if self.lazy and kind == FLIP:
+                if not self._flip_has_use(src):
+                    continue
+                m |= LAZY
             if dst >= 0 and self.height[dst] == 0:
                 whole = m_n(m) == self.height[src] or (kind == DOWN and self.height[src] == 1)
                 if whole and self.cls[src] == self.cls[dst]:
@@ -413,7 +466,7 @@ cdef class Search:
                 if self.found[suit_of(card)] == rank_of(card) - 1:
                     p = 1
                 else:
-                    p = 6 if need[src] >= 0 else 9
+                    p = 2 if self.lazy else (6 if need[src] >= 0 else 9)
             else:
                 if need[src] >= 0 and need[dst] < 0:
                     base = 0

@@ -15,7 +15,7 @@ unseen backs anew (docs/rules/frozen-novelty.md, "Blind mode: how the solver pla
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from ... import cards as C
@@ -108,6 +108,7 @@ class Rules:
 
     variant: str
     backs: tuple
+    eager: bool = False  # the search turns cards over as moves of their own (very hard's pre-search)
 
     @property
     def alternate(self):  # very-easy builds red/black
@@ -124,6 +125,13 @@ class Rules:
         the back of any card at any time"; any variant whose backs are all alike (``backs=plain``)
         shows nothing by them. Else only the backs seen on top of a stack are known (RULINGS.md)."""
         return self.variant in ("very-easy", "easy") or self.backs_alike
+
+    @property
+    def lazy_flips(self):
+        """Does the search turn a card over only together with its first use ("Lazy flips" on the
+        rules page)? Very hard's own search, where it decides the deals the eager search could
+        not; its brief pre-search is the eager one (restricted())."""
+        return self.variant == "very-hard" and not self.eager
 
     def builds(self, lower: int, upper: int) -> bool:
         """May face-up card ``lower`` lie on face-up card ``upper`` in the tableau?"""
@@ -170,6 +178,9 @@ class Move:
     src: int
     dst: int = -1
     n: int = 1
+    # Search only (State.search_moves, lazy flips): a flip after which the card turned up must be
+    # used at once. Not part of the move: equal to the plain flip, and printed and replayed as one.
+    lazy: bool = field(default=False, compare=False, repr=False)
 
     def __str__(self):
         if self.kind in ("flip", "found"):
@@ -203,12 +214,15 @@ class State(BaseState):
     ``pending``: the stack whose face-down top is being turned over (a chance node: which face
     it shows is chance for a player who cannot see it; -1 at a decision). ``seen``: bit c set if
     the player has seen card c's back (a face-down card on top of a stack shows it; it stays known
-    as the card moves). Only the view reads it; key() and the open search leave it out."""
+    as the card moves). Only the view reads it; key() and the open search leave it out.
+    ``fresh``: the search's lazy flips only (never a position of play): the stack whose top card
+    the search has just turned over, to be used by the next move (-1: none)."""
 
-    __slots__ = ("rules", "stacks", "found", "pending", "seen", "_moves", "_key")
+    __slots__ = ("rules", "stacks", "found", "pending", "seen", "fresh", "_moves", "_key")
 
-    def __init__(self, rules: Rules, stacks: tuple, found: tuple, pending: int = -1, seen: int = 0):
-        self.rules, self.stacks, self.found, self.pending = rules, stacks, found, pending
+    def __init__(self, rules: Rules, stacks: tuple, found: tuple, pending: int = -1, seen: int = 0,
+                 fresh: int = -1):
+        self.rules, self.stacks, self.found, self.pending, self.fresh = rules, stacks, found, pending, fresh
         for s in stacks:  # the face-down tops show their backs
             if s and not s[-1] & 1:
                 seen |= 1 << (s[-1] >> 1)
@@ -277,7 +291,7 @@ class State(BaseState):
         stacks, found = list(self.stacks), self.found
         s = stacks[move.src]
         if move.kind == "flip":  # turned over: its face is the chance node's (apply_chance)
-            return State(self.rules, self.stacks, found, move.src, self.seen)
+            return State(self.rules, self.stacks, found, move.src, self.seen, move.src if move.lazy else -1)
         if move.kind == "found":
             card = card_of(s[-1])
             stacks[move.src] = s[:-1]
@@ -316,7 +330,7 @@ class State(BaseState):
             stacks[i] = stacks[i][:d] + (top,) + stacks[i][d + 1:]
             seen = (seen & ~(1 << card_of(top))) | ((seen >> card & 1) << card_of(top)) | 1 << card
         stacks[j] = stacks[j][:-1] + (card * 2 + 1,)
-        return State(self.rules, tuple(stacks), self.found, -1, seen)
+        return State(self.rules, tuple(stacks), self.found, -1, seen, self.fresh)
 
     def hidden_cards(self) -> list:
         return [card_of(c) for s in self.stacks for c in s if not is_up(c)]
@@ -369,7 +383,10 @@ class State(BaseState):
             rest += dealt[len(places):]
         for (j, d), card in zip(unseen, shuffled_by(sorted(rest), rng)):
             stacks[j][d] = card * 2
-        return State(self.rules, tuple(map(tuple, stacks)), self.found, self.pending, seen)
+        # A world is searched eagerly, as before lazy flips: its search_moves() are the blind
+        # tie-break's order (solvers/determinized.py), and blind play stays as it was measured.
+        rules = Rules(self.rules.variant, self.rules.backs, eager=True) if self.rules.lazy_flips else self.rules
+        return State(rules, tuple(map(tuple, stacks)), self.found, self.pending, seen)
 
     def conform(self, real, rng):
         """This world, after the real game's move, where the move brought a card whose back was
@@ -414,6 +431,8 @@ class State(BaseState):
             self._key = tuple(tuple(sorted(self.stacks[j] for j in group)) for group in self.rules.classes())
             if self.pending >= 0:
                 self._key += ((self.rules.class_of()[self.pending], self.stacks[self.pending]),)
+            if self.fresh >= 0:  # the search's lazy flip: only the card turned up may be used next
+                self._key += (("fresh", self.rules.class_of()[self.fresh], self.stacks[self.fresh]),)
         return self._key
 
     def safe_move(self):
@@ -435,10 +454,14 @@ class State(BaseState):
         return None
 
     def restricted(self):
-        """The position under the next stricter variant (STRICTER), whose moves are a subset."""
+        """The position under the next stricter variant (STRICTER), whose moves are a subset; in
+        very hard, the same rules searched eagerly (every flip a move of its own, as before lazy
+        flips), a different search of the same moves whose wins are wins here too."""
+        if self.rules.eager:
+            return None
         stricter = STRICTER.get(self.rules.variant)
-        return State(Rules(stricter, self.rules.backs), self.stacks, self.found, self.pending,
-                     self.seen) if stricter else None
+        return State(Rules(stricter, self.rules.backs, eager=stricter == "very-hard"), self.stacks, self.found,
+                     self.pending, self.seen) if stricter else None
 
     def table_scope(self):
         return self.rules  # keys leave the rules out: a table holds one variant's answers
@@ -457,7 +480,14 @@ class State(BaseState):
         whole stack into an empty stack of its own group is no move at all."""
         cls = self.rules.class_of()
         seen, out = set(), []
+        lazy, fresh = self.rules.lazy_flips, self.fresh
         for m in self.legal_moves():
+            if fresh >= 0 and fresh not in (m.src, m.dst):
+                continue  # the card a lazy flip turned up is used at once (moved, or built on)
+            if lazy and m.kind == "flip":
+                if not self._flip_has_use(m.src):
+                    continue
+                m = Move("flip", m.src, lazy=True)
             if m.dst >= 0 and not self.stacks[m.dst]:
                 whole = m.n == len(self.stacks[m.src]) or (m.kind == "down" and len(self.stacks[m.src]) == 1)
                 if whole and cls[m.src] == cls[m.dst]:
@@ -470,6 +500,29 @@ class State(BaseState):
         need = self._needed_depths()
         out.sort(key=lambda m: self._order(m, need))
         return out
+
+    def _flip_has_use(self, i):
+        """Lazy flips: may the face-down top card X of stack i, once turned up, be used at once?
+        It goes home (then the safe moves send it), it moves onto a face-up top one higher that
+        it builds on or into an empty stack that takes a run, or a run whose bottom card builds on
+        X lies on top of another stack. (In open mode X's face is known before it turns up.)"""
+        R, stacks = self.rules, self.stacks
+        x = card_of(stacks[i][-1])
+        if self.found[suit(x)] == rank(x) - 1:
+            return True
+        for j, t in enumerate(stacks):
+            if j == i:
+                continue
+            if not t:
+                if R.empty_takes_up(j):
+                    return True
+                continue
+            if is_up(t[-1]) and R.builds(x, card_of(t[-1])):
+                return True
+            for n in range(1, self.run_length(j) + 1):
+                if R.builds(card_of(t[-n]), x):
+                    return True
+        return False
 
     def _order(self, m, need):
         """Move ordering, goal first: dig towards the cards the foundations need next (moves off
@@ -484,6 +537,10 @@ class State(BaseState):
             card = card_of(s[-1])
             if self.found[suit(card)] == rank(card) - 1:
                 return 1
+            if self.rules.lazy_flips:
+                # A lazy flip is kept only where its card is used at once (moved, or built on):
+                # progress, ranked with a run onto a card.
+                return 2
             return 6 if digs else 9
         buries = m.dst >= 0 and need[m.dst] is not None
         base = 0 if digs and not buries else (10 if not buries else 20)
@@ -553,7 +610,9 @@ class State(BaseState):
 # removes standard's and easy's uses of an empty Deck stack; very hard only removes face-down moves):
 # a win under them is a win here. Searching them first, briefly, finds wins that the looser
 # rules' wider search can miss for a long time; if it finds none, the full search runs as before.
-STRICTER = {"standard": "hard", "easy": "hard", "hard": "very-hard"}
+# Very hard has no stricter variant: its own moves searched eagerly (Rules.eager) come first there,
+# and hard's stricter search is that same eager one, as before lazy flips.
+STRICTER = {"standard": "hard", "easy": "hard", "hard": "very-hard", "very-hard": "very-hard"}
 
 
 def twin_map(rules, origin, stacks):

@@ -30,7 +30,7 @@ def kernel_tuple(m: Move):
 
 def kernel_search(kernel, rules: Rules, limits):
     return kernel.Search(VARIANTS.index(rules.variant), list(rules.backs), limits.memory_mb,
-                         limits.seconds() or 0.0, limits.max_states or 0)
+                         limits.seconds() or 0.0, limits.max_states or 0, rules.lazy_flips)
 
 
 def kernel_moves(kernel, state) -> list:
