@@ -8,10 +8,11 @@ import os
 import sys
 import time
 
-from . import __version__
+from .version import __version__
 from .deals import deal_to_toml, load_deal
 from .errors import SolodeckError, UnsupportedError
 from .registry import GAMES, get_game, rules_path
+from .result import ANYTIME_SECONDS
 
 EPILOG = """\
 examples (GAME: a name from `solodeck games`):
@@ -269,6 +270,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=0, metavar="N",
                    help="the port on 127.0.0.1 (default 0: any free port; the address is printed)")
 
+    p = sub.add_parser("engine", help="the live engine for frontends: JSON requests on stdin, replies on stdout",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Keep solodeck warm and answer a frontend's questions about any position: one JSON\n"
+                                   "object a line on stdin, one a line on stdout (docs/engine.md; the schema is\n"
+                                   "solodeck/schema/engine-v1.schema.json). Start a game (new), list and play moves\n"
+                                   "(legal, play), value every move (analyse, with progress lines; stop ends it at\n"
+                                   "once with what it has). Ends on quit or at the end of input. No request reads or\n"
+                                   "writes a file.",
+                       epilog="example:\n"
+                              "  printf '%s\\n' '{\"cmd\":\"new\",\"game\":\"GAME\",\"seed\":3}' \\\n"
+                              "    '{\"cmd\":\"analyse\",\"position\":\"p1\",\"time_limit\":2}' | solodeck engine")
+
+    p = sub.add_parser("serve", help="the live engine over HTTP on 127.0.0.1, with the viewer's play page",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="The engine's requests over HTTP on 127.0.0.1 (POST /api, one JSON request,\n"
+                                   "its replies back; GET /api/progress for a running analysis's latest progress),\n"
+                                   "and the viewer's page at / to play a seeded game with live hints. Stop with Ctrl-C.",
+                       epilog="examples:\n"
+                              "  solodeck serve                       any free port; the address is printed\n"
+                              "  solodeck serve --port 8800\n"
+                              "  curl -s localhost:8800/api -d '{\"cmd\":\"new\",\"game\":\"GAME\",\"seed\":1}'")
+    p.add_argument("--port", type=int, default=0, metavar="N",
+                   help="the port on 127.0.0.1 (default 0: any free port; the address is printed)")
+
     p = sub.add_parser("deal", help="print a self-contained deal file for a seeded deal")
     p.add_argument("game", help="a game name or alias (see `solodeck games`)")
     p.add_argument("--seed", type=_seed, required=True, help="the deal number (0 to 2^64-1)")
@@ -327,7 +352,6 @@ def _check_output_file(path, option) -> None:
         raise SolodeckError(f"{option} {path}: the folder {folder} is not writable")
 
 
-ANYTIME_SECONDS = 60.0  # solve's default time limit for games whose whole deals never finish
 
 
 def _deadline(seconds):
@@ -810,6 +834,18 @@ def cmd_view(args) -> int:
     return 0
 
 
+def cmd_engine(args) -> int:
+    from .engine import run_stdio
+
+    return run_stdio(sys.stdin, sys.stdout)
+
+
+def cmd_serve(args) -> int:
+    from .server import serve
+
+    return serve(args.port)
+
+
 def cmd_deal(args) -> int:
     game = get_game(args.game)
     if args.players is not None:
@@ -843,7 +879,7 @@ def cmd_games(args) -> int:
 
 
 COMMANDS = {"solve": cmd_solve, "play": cmd_play, "analyze": cmd_analyze, "compare": cmd_compare, "report": cmd_report, "verify": cmd_verify,
-            "view": cmd_view, "deal": cmd_deal, "rules": cmd_rules, "games": cmd_games}
+            "view": cmd_view, "engine": cmd_engine, "serve": cmd_serve, "deal": cmd_deal, "rules": cmd_rules, "games": cmd_games}
 
 if __name__ == "__main__":
     sys.exit(main())

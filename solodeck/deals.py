@@ -31,6 +31,11 @@ def load_deal(path) -> Deal:
         raise DealError(source, "", "no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise DealError(source, "", f"cannot read: {exc}") from None
+    return deal_from_text(text, source)
+
+
+def deal_from_text(text: str, source: str = "<deal>") -> Deal:
+    """A deal file's text (TOML, or JSON when it starts with "{" or ``source`` ends in .json)."""
     if source.endswith(".json") or text.lstrip().startswith("{"):
         try:
             data = json.loads(text)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 
-from . import __version__
+from .version import __version__
 from .api import Deal, advance_chance
 from .deals import deal_from_data, deal_to_data
 from .errors import MoveError, SolodeckError
@@ -33,6 +33,46 @@ def verdict_and_score(game, value):
     return "winnable", score
 
 
+def open_move_row(game, move, value, exact: bool) -> dict:
+    """A move's row in open mode (hint files, the engine): its verdict and score when ``exact``."""
+    verdict, score = verdict_and_score(game, value if exact else None)
+    return {"move": str(move), "verdict": verdict, "exact": exact, "score": score}
+
+
+def found_move_row(move, result) -> dict:
+    """The row of a search's first move (the engine): a win found, not proven, says so (exact
+    false) with the best score any win can still have where the search proved one."""
+    verdict = getattr(result.verdict, "value", result.verdict)  # an enum in SolveResult, plain text here
+    row = {"move": str(move), "verdict": verdict, "exact": result.exact, "score": result.score}
+    if result.score_bound is not None and not result.exact:
+        row["score_bound"] = result.score_bound
+    return row
+
+
+def ranked_open_rows(game, rows: list) -> list:
+    """Open-mode rows best first: wins by score (proven before found), then losses, then the
+    unknown; ``best`` marks the exact rows whose value is the highest valued."""
+    sense = -1 if game.score_sense == "lower" else 1
+
+    def rank(row):
+        known = {"winnable": 2, "valued": 2, "unwinnable": 1}.get(row["verdict"], 0)
+        score = row["score"] if row["score"] is not None else (-1 << 30) * sense
+        return (known, score * sense if known else 0, row["exact"])
+
+    rows = sorted(rows, key=rank, reverse=True)
+    top = rank(rows[0])[:2] if rows else None
+    for row in rows:
+        row["best"] = row["exact"] and row["verdict"] != "unknown" and rank(row)[:2] == top
+    return rows
+
+
+def blind_move_row(row) -> dict:
+    """A blind estimator's or expectimax's row (solvers/blind.py) in the hint files' move format."""
+    return {"move": str(row["move"]), "verdict": _blind_verdict(row), "exact": row["exact"], "score": None,
+            "win_probability": row["win_probability"], "interval": row["interval"],
+            "samples": row["samples"], "expected_score": row["expected_score"]}
+
+
 def build_hints(game, deal: Deal, result, solver) -> dict:
     """Value every legal move at each decision of ``result.line`` with ``solver`` (its table is reused).
 
@@ -44,14 +84,8 @@ def build_hints(game, deal: Deal, result, solver) -> dict:
         moves = []
         for move in state.legal_moves():
             value, exact = (None, False) if solver.limits.expired() else solver.value(state.play(move))
-            verdict, score = verdict_and_score(game, value if exact else None)
-            moves.append({"move": str(move), "verdict": verdict, "exact": exact, "score": score,
-                          "_rank": value if exact else (-2, 0)})
-        moves.sort(key=lambda m: m["_rank"], reverse=True)
-        top = moves[0]["_rank"]
-        for m in moves:
-            m["best"] = m["exact"] and m.pop("_rank") == top
-            m.pop("_rank", None)
+            moves.append(open_move_row(game, move, value, exact))
+        moves = ranked_open_rows(game, moves)
         decisions.append({"ply": ply, "position": str(state), "picture": state.picture(), "played": str(played),
                           "moves": moves})
         state = advance_chance(state.play(played))
@@ -129,11 +163,8 @@ def build_blind_hints(game, deal: Deal, blind_policy, limits=None) -> dict:
         if rows is None:  # played after the deadline: the move first, nothing valued
             rows = sorted(unvalued_rows(decision.state, []), key=lambda r: r["move"] != decision.move)
         top = rows[0]
-        moves = [{"move": str(r["move"]), "verdict": _blind_verdict(r), "exact": r["exact"], "score": None,
-                  "best": (r is top and r["win_probability"] is not None)
-                          or (r["exact"] and top["exact"] and _same_value(r, top)),
-                  "win_probability": r["win_probability"], "interval": r["interval"],
-                  "samples": r["samples"], "expected_score": r["expected_score"]} for r in rows]
+        moves = [{**blind_move_row(r), "best": (r is top and r["win_probability"] is not None)
+                  or (r["exact"] and top["exact"] and _same_value(r, top))} for r in rows]
         decisions.append({"ply": ply, "position": decision.state.seen_text(),
                           "picture": decision.state.picture(seen_only=True), "played": str(top["move"]),
                           "moves": moves})

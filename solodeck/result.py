@@ -51,6 +51,9 @@ class SearchStopped(Exception):
         self.reason = reason
 
 
+ANYTIME_SECONDS = 60.0  # the default time limit of a solve whose whole deals never finish (Game.anytime)
+
+
 @dataclass
 class Limits:
     time_limit: float | None = None   # seconds of wall time; None = no limit

@@ -459,3 +459,56 @@ def test_the_pages_validator_agrees_with_jsonschema(browser, served):
         found = browser.execute_script("return window.solodeckViewer.validate(arguments[0], arguments[1])", schema, data)
         assert bool(found) == expected, f"{name}: page {found}, jsonschema {'invalid' if expected else 'valid'}"
     assert name == "integer is a number" and not expected  # the last ones are valid: no false alarms
+
+
+# -- the play page of `solodeck serve` ------------------------------------------------------------
+def play_by_first_hint(driver, game: str, seed: int, mode: str) -> tuple[list, str]:
+    """Open the play page on a seeded game and play it to the end, clicking at each decision with
+    a choice the first move of a hint in ``mode`` (the only move where there is one). Returns the
+    moves played and the page's final state."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from solodeck.server import serve_in_thread as serve_engine
+
+    server = serve_engine()
+    try:
+        driver.get_log("browser")
+        driver.get(address(server) + f"?game={game}&seed={seed}")
+        wait = WebDriverWait(driver, 120)
+        wait.until(lambda d: d.execute_script("return document.body.dataset.state") in ("ready", "over", "error"))
+        driver.execute_script(f"document.getElementById('mode').value = '{mode}'")
+        played = []
+        while driver.execute_script("return document.body.dataset.state") == "ready":
+            position = driver.execute_script("return document.body.dataset.position")
+            legal = driver.execute_script("return [...document.querySelectorAll('#moves-body tr.move-row')].length")
+            if legal > 1:
+                driver.find_element("id", "hint").click()
+                wait.until(lambda d: d.execute_script("return document.body.dataset.state") != "thinking"
+                           and d.find_elements("css selector", "#moves-body td.rank"))
+            row = driver.find_element("css selector", "#moves-body tr.move-row")
+            played.append(row.get_attribute("data-move"))
+            row.find_element("css selector", "button.play").click()
+            wait.until(lambda d: d.execute_script("return document.body.dataset.position") != position
+                       or d.execute_script("return document.body.dataset.state") == "error")
+        assert console_errors(driver) == []
+        return played, driver.execute_script("return document.body.dataset.state")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_the_play_page_plays_the_blind_policy_game_by_its_first_hints(browser):
+    """Always clicking the first hinted blind move plays `solodeck play foursquare --seed N`'s game."""
+    seed = 4
+    out = subprocess.run([sys.executable, "-m", "solodeck", "play", "foursquare", "--seed", str(seed), "--json"],
+                         capture_output=True, text=True, check=True)
+    played, final = play_by_first_hint(browser, "foursquare", seed, "blind")
+    assert final == "over" and played == json.loads(out.stdout)["moves"]
+
+
+def test_the_play_page_wins_an_open_deal_by_its_hints(browser):
+    """Syndicate has no chance: the open hints' first moves win the deal."""
+    played, final = play_by_first_hint(browser, "syndicate", 3, "open")
+    assert final == "over" and played
+    status = browser.find_element("id", "status").text
+    assert "won" in status, status

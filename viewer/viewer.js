@@ -499,6 +499,9 @@
     document.body.dataset.state = "ready";
   }
 
+  // the drawing, for the play page (play.js), which loads this file too
+  window.solodeckDraw = { esc, cardSvg, pictureHtml, probabilityHtml, verdictBadge };
+  if (!$("viewer")) return; // the play page: nothing of the hint viewer runs there
   window.addEventListener("error", (event) => showError("The viewer failed", [esc(event.message)]));
   window.solodeckViewer = { validate, cardSvg, go, view }; // for tests and the curious
   bindControls();

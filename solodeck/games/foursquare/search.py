@@ -7,7 +7,6 @@ import time
 
 from ...api import advance_chance, cannot_win
 from ...result import StopReason, finish_open
-from ...encodings.foursquare import win_in_exactly
 from .rules import Place
 
 
@@ -126,6 +125,8 @@ class KernelSolver:
         # within its share of work.
         cards = _deal_cards(state)
         if cards is not None:
+            from ...encodings.foursquare import win_in_exactly  # OR-tools loads only when a deal needs it
+
             self.engine = "kernel+cpsat"
         while cards is not None and budget <= to_place:
             answer, places = win_in_exactly(cards[:budget + 1], self._seconds_left(ANY_WIN_SHARE), MODEL_WORK)

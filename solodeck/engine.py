@@ -1,0 +1,515 @@
+"""The live engine: positions kept in a warm process, and questions about any of them.
+
+`solodeck engine` speaks it on stdin/stdout, one JSON object a line (as chess GUIs drive their
+engines over UCI); `solodeck serve` (solodeck/server.py) takes the same requests over HTTP; the
+Python API (solodeck/__init__.py) returns the same objects. docs/engine.md is the protocol's
+guide and solodeck/schema/engine-v1.schema.json its schema: every request is checked against it
+before anything else, so a bad request gets one error reply naming what is wrong, and the engine
+stays up.
+
+An analysis runs in a child process forked from the engine (imports and compiled kernels already
+loaded, so it starts warm): the child sends each move's value as soon as it has it, `stop` kills
+the child at once and the reply keeps the values sent so far (the others "unknown", the status
+"stopped"), and a crash in a search ends that analysis only. Where fork does not exist, the
+analysis runs in the engine itself and `stop` waits for it.
+
+No request names a file: deals and positions come inline, as the text of a deal file.
+"""
+from __future__ import annotations
+
+import json
+import multiprocessing
+import threading
+import time
+from dataclasses import dataclass
+from importlib import resources
+
+from .version import __version__
+from .api import advance_chance
+from .deals import deal_from_data, deal_from_text
+from .errors import SolodeckError
+from .hints import blind_move_row, found_move_row, open_move_row, ranked_open_rows
+from .registry import GAMES, get_game
+from .result import Limits
+
+PROTOCOL, VERSION = "solodeck-engine", 1
+MAX_REQUEST_BYTES = 1 << 20       # one request line (a deal file's text fits many times over)
+MAX_POSITIONS = 100_000           # positions kept; the oldest are forgotten past it
+DEFAULT_SECONDS = 5.0             # an analysis without a time limit
+PROGRESS_EVERY = 0.2              # seconds between two progress lines of an analysis
+GRACE_SECONDS = 2.0               # an analysis past its time limit by this much is ended
+ANALYSIS_MEMORY_MB = 512.0        # each analysis's transposition table
+
+
+def schema() -> dict:
+    return json.loads(resources.files("solodeck").joinpath(f"schema/engine-v{VERSION}.schema.json").read_text())
+
+
+class RequestError(SolodeckError):
+    """A request the engine cannot answer: its error reply says why."""
+
+
+@dataclass
+class Position:
+    game: object
+    deal: object
+    state: object
+    parent: str | None = None
+    played: str | None = None
+
+
+class Engine:
+    """The protocol without its transport: ``handle(request)`` answers one request through
+    ``emit(reply)`` (a callable taking a dict; the analysis's progress and final replies come
+    later, from another thread). Thread-safe: the HTTP server calls it from several threads."""
+
+    def __init__(self, emit, *, isolate: bool = True):
+        self.emit = emit
+        self.isolate = isolate and "fork" in multiprocessing.get_all_start_methods()
+        self.positions: dict[str, Position] = {}
+        self.count = 0
+        self.lock = threading.RLock()
+        self.analysis: _Analysis | None = None
+        import jsonschema
+
+        self.validator = jsonschema.Draft202012Validator(schema()["$defs"]["request"])
+
+    # -- requests ---------------------------------------------------------------------------------
+    def handle_line(self, line: str) -> bool:
+        """One request line; False once the engine is to end (quit)."""
+        try:
+            request = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            self.emit(error_reply(None, f"not a JSON object: {getattr(exc, 'msg', exc)}"))
+            return True
+        return self.handle(request)
+
+    def handle(self, request) -> bool:
+        tag = request.get("id") if isinstance(request, dict) and _is_tag(request.get("id")) else None
+        try:
+            self._check(request)
+            return getattr(self, "_" + request["cmd"])(request, tag)
+        except SolodeckError as exc:
+            self.emit(error_reply(tag, str(exc), request))
+        except Exception as exc:  # a bug must not end the engine: say what broke, keep answering
+            self.emit(error_reply(tag, f"internal error ({type(exc).__name__}: {exc}); the engine goes on", request))
+        return True
+
+    def _check(self, request) -> None:
+        if not isinstance(request, dict):
+            raise RequestError("a request is a JSON object with a \"cmd\" field")
+        error = next(iter(sorted(self.validator.iter_errors(request), key=lambda e: len(e.path))), None)
+        if error is not None:
+            where = "/".join(str(p) for p in error.absolute_path)
+            raise RequestError(f"{where or 'request'}: {_short(error.message)}")
+
+    def _hello(self, request, tag) -> bool:
+        self.emit(ready_reply(tag))
+        return True
+
+    def _games(self, request, tag) -> bool:
+        self.emit({"type": "games", "id": tag, "games": [game_info(game) for game in GAMES.values()]})
+        return True
+
+    def _new(self, request, tag) -> bool:
+        self.emit(self.position_reply(self.new_position(request), tag))
+        return True
+
+    def _position(self, request, tag) -> bool:
+        self.emit(self.position_reply(self.position_of(request), tag))
+        return True
+
+    def _legal(self, request, tag) -> bool:
+        pid = self.position_of(request)
+        state = self.positions[pid].state
+        self.emit({"type": "legal", "id": tag, "position": pid, "moves": [str(m) for m in state.legal_moves()]})
+        return True
+
+    def _play(self, request, tag) -> bool:
+        pid = self.position_of(request)
+        self.emit(self.position_reply(self.play(pid, request["move"]), tag))
+        return True
+
+    def _analyse(self, request, tag) -> bool:
+        pid = self.position_of(request)
+        with self.lock:
+            if self.analysis is not None and self.analysis.running():
+                raise RequestError(f"an analysis is running (of {self.analysis.pid}): send stop first")
+            position = self.positions[pid]
+            mode = request.get("mode", "open")
+            if mode not in position.game.modes:
+                raise RequestError(f"{position.game.name} has no {mode} mode (modes: {', '.join(position.game.modes)})")
+            self.analysis = _Analysis(self, tag, pid, position, request)
+        self.analysis.start()
+        return True
+
+    def _stop(self, request, tag) -> bool:
+        analysis = self.analysis
+        stopped = analysis is not None and analysis.stop()
+        self.emit({"type": "stopped", "id": tag, "position": analysis.pid if stopped else None})
+        return True
+
+    def _quit(self, request, tag) -> bool:
+        self.close()
+        self.emit({"type": "bye", "id": tag})
+        return False
+
+    def close(self) -> None:
+        """End a running analysis (its reply says stopped)."""
+        if self.analysis is not None:
+            self.analysis.stop()
+
+    def wait(self) -> None:
+        """Wait for the running analysis to reply."""
+        if self.analysis is not None:
+            self.analysis.join()
+
+    # -- positions -----------------------------------------------------------------------------
+    def new_position(self, request) -> str:
+        if "deal" in request:
+            deal = deal_from_text(request["deal"], "request.deal")
+        elif "game" not in request:
+            raise RequestError("new needs a game (with a seed, and options) or a deal (a deal file's text)")
+        else:
+            data = {"game": request["game"], **({"seed": request["seed"]} if "seed" in request else {}),
+                    **({"options": request["options"]} if "options" in request else {})}
+            deal = deal_from_data(data, "request")
+        game = get_game(deal.game)
+        game.load_kernel()  # loaded once, here: every analysis forked later starts with it
+        return self.keep(Position(game, deal, advance_chance(game.initial_state(deal))))
+
+    def position_of(self, request) -> str:
+        """The request's position: its id, or a new one from its inline deal."""
+        if "position" in request:
+            pid = request["position"]
+            if pid not in self.positions:
+                raise RequestError(f"no position {pid!r} (ids come from new and play replies; "
+                                   f"the oldest are forgotten after {MAX_POSITIONS:,})")
+            return pid
+        if "deal" in request:
+            return self.new_position(request)
+        raise RequestError("name a position (\"position\": an id) or give one inline (\"deal\": a deal file's text)")
+
+    def play(self, pid: str, text: str) -> str:
+        position = self.positions[pid]
+        game, state = position.game, position.state
+        if state.outcome() is not None:
+            raise RequestError(f"position {pid} is over: no move can be played")
+        try:
+            move = game.parse_move(text)
+        except SolodeckError as exc:
+            raise RequestError(f"move {text!r} in position {pid}: {exc}") from None
+        legal = state.legal_moves()
+        if move not in legal:
+            shown = ", ".join(str(m) for m in legal[:12]) + (", ..." if len(legal) > 12 else "")
+            raise RequestError(f"move {text!r} is not legal in position {pid} (legal: {shown})")
+        return self.keep(Position(game, position.deal, advance_chance(state.play(move)), pid, str(move)))
+
+    def keep(self, position: Position) -> str:
+        with self.lock:
+            self.count += 1
+            pid = f"p{self.count}"
+            self.positions[pid] = position
+            while len(self.positions) > MAX_POSITIONS:
+                del self.positions[next(iter(self.positions))]
+        return pid
+
+    def position_reply(self, pid: str, tag) -> dict:
+        position = self.positions[pid]
+        game, state = position.game, position.state
+        outcome = state.outcome()
+        reply = {"type": "position", "id": tag, "position": pid, "game": game.name, "parent": position.parent,
+                 "played": position.played, "text": str(state), "picture": state.picture(),
+                 "legal": [str(m) for m in state.legal_moves()],
+                 "outcome": None if outcome is None else {"won": outcome.won, "score": outcome.score}}
+        if "blind" in game.modes:
+            reply["seen_text"] = state.seen_text()
+            reply["seen_picture"] = state.picture(seen_only=True)
+        if game.several_players:
+            reply["player"] = state.to_move() + 1
+        return reply
+
+
+class _Analysis:
+    """One analysis: started by ``start``, its final reply emitted once (done, stopped, or failed)."""
+
+    def __init__(self, engine: Engine, tag, pid: str, position: Position, request: dict):
+        self.engine, self.tag, self.pid, self.position, self.request = engine, tag, pid, position, request
+        self.seconds = float(request.get("time_limit", DEFAULT_SECONDS))
+        self.rows: dict[str, dict] = {}   # move -> its row, as the child sends them
+        self.best_line: list | None = None
+        self.nodes = 0
+        self.started = time.perf_counter()
+        self.finished = threading.Event()
+        self.replied = False
+        self.reply_lock = threading.Lock()
+        self.child = self.conn = self.thread = None
+
+    def running(self) -> bool:
+        return not self.finished.is_set()
+
+    def start(self) -> None:
+        if not self.engine.isolate:  # no fork: here and now
+            self.thread = threading.Thread(target=self._inline, daemon=True)
+            self.thread.start()
+            return
+        context = multiprocessing.get_context("fork")
+        self.conn, child_end = context.Pipe(duplex=False)
+        self.child = context.Process(target=_child, args=(child_end, self.position, self.request), daemon=True)
+        self.child.start()
+        child_end.close()
+        self.thread = threading.Thread(target=self._listen, daemon=True)
+        self.thread.start()
+
+    def _inline(self) -> None:
+        try:
+            status = analyse(self.position, self.request, self._receive)
+            self._finish(status)
+        except Exception as exc:
+            self._finish("failed", f"{type(exc).__name__}: {exc}")
+
+    def _listen(self) -> None:
+        deadline = self.started + self.seconds + GRACE_SECONDS
+        try:
+            while True:
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    self._kill()
+                    self._finish("timeout", "the analysis overran its time limit and was ended")
+                    return
+                if not self.conn.poll(min(left, 0.5)):
+                    if not self.child.is_alive() and not self.conn.poll(0):
+                        self._finish("failed", f"the analysis process ended (exit code {self.child.exitcode})")
+                        return
+                    continue
+                kind, payload = self.conn.recv()
+                if kind == "done":
+                    self._finish(payload)
+                    return
+                if kind == "failed":
+                    self._finish("failed", payload)
+                    return
+                self._receive(kind, payload)
+        except (EOFError, OSError):
+            if not self.replied:
+                code = self.child.exitcode if self.child is not None else None
+                self._finish("failed", f"the analysis process ended (exit code {code})")
+        finally:
+            self.conn.close()
+
+    def _receive(self, kind, payload) -> None:
+        if kind == "row":
+            self.rows[payload["move"]] = payload
+        elif kind == "line":
+            self.best_line = payload
+        elif kind == "progress":
+            self.nodes = payload.get("nodes", self.nodes)
+            with self.reply_lock:  # never after the final reply
+                if not self.replied:
+                    self.engine.emit({"type": "progress", "id": self.tag, "position": self.pid, **payload,
+                                      "valued": len(self.rows),
+                                      "seconds": round(time.perf_counter() - self.started, 3)})
+
+    def stop(self) -> bool:
+        """End it now with what it has (False: it had already replied)."""
+        if self.finished.is_set():
+            return False
+        self._kill()
+        self._finish("stopped")
+        return True
+
+    def _kill(self) -> None:
+        if self.child is not None and self.child.is_alive():
+            self.child.kill()
+
+    def join(self) -> None:
+        self.finished.wait()
+
+    def _finish(self, status: str, problem: str | None = None) -> None:
+        with self.reply_lock:
+            if self.replied:
+                return
+            self.replied = True
+        self.engine.emit(analysis_reply(self, status, problem))
+        self.finished.set()
+
+
+def _child(conn, position: Position, request: dict) -> None:
+    """The forked analysis: every message to the engine through ``conn``, last "done" or "failed"."""
+    try:
+        status = analyse(position, request, lambda kind, payload: conn.send((kind, payload)))
+        conn.send(("done", status))
+    except BaseException as exc:  # anything: the engine must hear why this analysis ended
+        try:
+            conn.send(("failed", f"{type(exc).__name__}: {exc}"))
+        except OSError:
+            pass
+    finally:
+        conn.close()
+
+
+def analyse(position: Position, request: dict, send) -> str:
+    """Value every legal move of the position; ``send(kind, payload)`` gets each move's row
+    ("row"), the best line when the search gave one ("line") and progress ("progress": nodes).
+    Returns the status: "solved" (every value exact), "estimated" or "timeout"."""
+    game, state = position.game, position.state
+    if state.outcome() is not None or not state.legal_moves():
+        return "solved"
+    mode = request.get("mode", "open")
+    seconds = float(request.get("time_limit", DEFAULT_SECONDS))
+    limits = Limits(seconds, request.get("max_states"), ANALYSIS_MEMORY_MB, time.perf_counter() + seconds)
+    last = [0.0]
+
+    def progress(nodes):
+        now = time.perf_counter()
+        if now - last[0] >= PROGRESS_EVERY:
+            last[0] = now
+            send("progress", {"nodes": int(nodes)})
+
+    send("progress", {"nodes": 0})
+    if mode == "blind":
+        return _analyse_blind(game, state, request, send)
+    if game.several_players:
+        return _analyse_seats(game, state, limits, send)
+    return _analyse_open(game, state, limits, send, progress)
+
+
+def _analyse_open(game, state, limits, send, progress) -> str:
+    """Every move's value, exact or unknown. In a game whose whole deals are too big to exhaust
+    (Game.anytime) the best line found comes first, with half the time when other moves are left,
+    so the move to play is known even where no value is proven."""
+    from .solvers import make_solver
+
+    moves = state.legal_moves()
+    first, all_exact = None, True
+    if game.anytime:
+        line_limits = Limits(limits.time_limit / 2 if len(moves) > 1 and limits.time_limit else limits.time_limit,
+                             limits.max_states, limits.memory_mb, limits.deadline)
+        result = make_solver(game, line_limits, progress).solve(state)
+        all_exact = result.exact
+        if result.line:
+            first = result.line[0]
+            send("line", [str(m) for m in result.line])
+            send("row", found_move_row(first, result))
+    solver = make_solver(game, limits, progress)
+    for move in moves:
+        if move == first:
+            continue
+        value, exact = (None, False) if limits.expired() else solver.value(state.play(move))
+        all_exact = all_exact and exact
+        send("row", open_move_row(game, move, value if exact else None, exact))
+    return "solved" if all_exact else "timeout"
+
+
+def _analyse_seats(game, state, limits, send) -> str:
+    """A game of several players: each move's value for the seat on turn (what it can guarantee)."""
+    solver = game.solver(limits)
+    seat = state.to_move()
+    every = True
+    for move in state.legal_moves():
+        value = None if limits.expired() else solver.value(state.play(move), seat)
+        every = every and value is not None
+        send("row", {"move": str(move), "verdict": "unknown" if value is None else "valued",
+                     "exact": value is not None, "score": value})
+    return "solved" if every else "timeout"
+
+
+def _analyse_blind(game, state, request, send) -> str:
+    """The blind policy's ranking (`solodeck play`'s, so a frontend that plays the first move plays
+    its game): exact where the tree fits its budget, else estimated with intervals."""
+    from .solvers.blind import BlindPolicy
+
+    policy = BlindPolicy(game, request.get("samples"), 0, every_move=request.get("every_move", False))
+    rows = policy.rank(state)
+    for row in rows:
+        send("row", blind_move_row(row))
+    return "solved" if all(r["exact"] for r in rows) else "estimated"
+
+
+def analysis_reply(analysis: _Analysis, status: str, problem: str | None) -> dict:
+    """The final reply: every legal move, valued ones ranked first (open: by value, exact before
+    found; blind: as the policy ranked them), the rest "unknown"."""
+    game, state = analysis.position.game, analysis.position.state
+    mode = analysis.request.get("mode", "open")
+    rows = list(analysis.rows.values())
+    valued = {r["move"] for r in rows}
+    missing = [open_move_row(game, m, None, False) for m in state.legal_moves() if str(m) not in valued]
+    if mode == "blind":
+        for r in missing:
+            r.update(win_probability=None, interval=None, samples=None, expected_score=None)
+        rows = rows + missing
+        for i, r in enumerate(rows):
+            r["best"] = i == 0 and r["win_probability"] is not None
+    else:
+        rows = ranked_open_rows(game, rows + missing)
+    if missing and status in ("solved", "estimated"):
+        status = "timeout"
+    reply = {"type": "analysis", "id": analysis.tag, "position": analysis.pid, "mode": mode, "status": status,
+             "moves": rows, "best": rows[0]["move"] if rows and rows[0].get("best") else None,
+             "line": analysis.best_line, "nodes": analysis.nodes,
+             "seconds": round(time.perf_counter() - analysis.started, 3)}
+    if problem:
+        reply["problem"] = problem
+    return reply
+
+
+# -- replies and helpers ------------------------------------------------------------------------
+def ready_reply(tag=None) -> dict:
+    return {"type": "ready", "id": tag, "protocol": PROTOCOL, "version": VERSION, "solodeck": __version__}
+
+
+def error_reply(tag, message: str, request=None) -> dict:
+    reply = {"type": "error", "id": tag, "error": message}
+    if isinstance(request, dict) and isinstance(request.get("cmd"), str) and len(request["cmd"]) <= 40:
+        reply["cmd"] = request["cmd"]
+    return reply
+
+
+def game_info(game) -> dict:
+    return {"name": game.name, "title": game.title, "modes": list(game.modes),
+            "several_players": bool(game.several_players), "score_name": game.score_name,
+            "score_sense": game.score_sense,
+            "options": {name: {"default": default, "allowed": list(allowed)}
+                        for name, (default, allowed) in game.options.items()}}
+
+
+def _is_tag(value) -> bool:
+    """A request's "id" is echoed back only when it is a short string or an integer."""
+    return (isinstance(value, str) and len(value) <= 200) or (isinstance(value, int) and not isinstance(value, bool)
+                                                              and abs(value) < 1 << 53)
+
+
+def _short(message: str, limit: int = 300) -> str:
+    return message if len(message) <= limit else message[:limit] + " ..."
+
+
+def run_stdio(stdin, stdout) -> int:
+    """`solodeck engine`: requests from ``stdin``, replies to ``stdout``, until quit or the end of input."""
+    lock = threading.Lock()
+
+    def emit(reply: dict) -> None:
+        text = json.dumps(reply, separators=(",", ":"))
+        with lock:
+            stdout.write(text + "\n")
+            stdout.flush()
+
+    emit(ready_reply())
+    engine = Engine(emit)
+    try:
+        while True:
+            line = stdin.readline(MAX_REQUEST_BYTES + 1)
+            if not line:  # the end of input: a running analysis still replies (quit ends it at once)
+                engine.wait()
+                break
+            if len(line) > MAX_REQUEST_BYTES and not line.endswith("\n"):
+                while line and not line.endswith("\n"):  # the rest of the oversized line is dropped
+                    line = stdin.readline(MAX_REQUEST_BYTES)
+                emit(error_reply(None, f"request longer than {MAX_REQUEST_BYTES:,} bytes"))
+                continue
+            if line.strip() and not engine.handle_line(line):
+                break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        engine.close()
+    return 0

@@ -1,0 +1,152 @@
+"""`solodeck serve`: the live engine (solodeck/engine.py) over HTTP on 127.0.0.1, and the viewer's
+play page.
+
+    POST /api            one request (the engine's JSON, docs/engine.md) -> its reply: the position,
+                         the legal moves, ... and for analyse the final analysis (the request waits
+                         for it; a stop sent meanwhile on another connection ends it at once)
+    GET  /api/progress   the running analysis's latest progress reply, or null
+    GET  /play.html ...  the viewer's play page (viewer/), no build step, nothing from the network
+
+The same Engine answers every connection: positions made on one are known to all. Only these
+routes exist, the server listens on 127.0.0.1 only, and it answers only requests addressed to
+127.0.0.1 or localhost (a page elsewhere cannot reach it by a rebound DNS name).
+"""
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from .engine import MAX_REQUEST_BYTES, Engine, error_reply
+from .view import VIEWER_FILES, viewer_dir
+
+PAGES = {**VIEWER_FILES, "play.html": "text/html", "play.js": "text/javascript"}
+ALLOWED_HOSTS = ("127.0.0.1", "localhost")
+
+
+class Router:
+    """The engine's replies sent back to the HTTP request that asked: each request gets a private
+    id for its stay in the engine, and its own id back in the replies."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.count = 0
+        self.waiting: dict[str, tuple[queue.Queue, object]] = {}
+        self.progress = None
+        self.engine = Engine(self.emit)
+
+    def emit(self, reply: dict) -> None:
+        if reply.get("type") == "progress":
+            self.progress = reply
+        with self.lock:
+            waiter = self.waiting.get(reply.get("id")) if isinstance(reply.get("id"), str) else None
+        if waiter is not None:
+            mailbox, own_id = waiter
+            mailbox.put({**reply, "id": own_id})
+
+    def ask(self, request) -> dict:
+        """The reply to one request (for analyse: the final one)."""
+        if not isinstance(request, dict):
+            return error_reply(None, "a request is a JSON object with a \"cmd\" field")
+        with self.lock:
+            self.count += 1
+            tag = f"http-{self.count}"
+            mailbox: queue.Queue = queue.Queue()
+            self.waiting[tag] = (mailbox, request.get("id"))
+        try:
+            if request.get("cmd") == "analyse":
+                self.progress = None
+            self.engine.handle({**request, "id": tag})
+            while True:
+                reply = mailbox.get()
+                if request.get("cmd") != "analyse" or reply["type"] in ("analysis", "error"):
+                    return reply
+        finally:
+            with self.lock:
+                del self.waiting[tag]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    router: Router
+    page = None
+
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        if not self._host_allowed():
+            return
+        route = self.path.split("?", 1)[0].split("#", 1)[0]
+        name = "play.html" if route in ("/", "") else route.lstrip("/")
+        if name == "api/progress":
+            return self._json(200, self.router.progress)
+        if name in PAGES:
+            return self._send(200, PAGES[name], (self.page / name).read_bytes())
+        return self._send(404, "text/plain", f"not found: {route}".encode())
+
+    def do_POST(self):  # noqa: N802
+        if not self._host_allowed():
+            return
+        if self.path.split("?", 1)[0] != "/api":
+            return self._send(404, "text/plain", b"not found: POST goes to /api")
+        try:
+            length = int(self.headers.get("Content-Length", ""))
+        except ValueError:
+            return self._json(411, error_reply(None, "a request needs its Content-Length"))
+        if not 0 <= length <= MAX_REQUEST_BYTES:
+            return self._json(413, error_reply(None, f"request longer than {MAX_REQUEST_BYTES:,} bytes"))
+        body = self.rfile.read(length)
+        try:
+            request = json.loads(body)
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+            return self._json(400, error_reply(None, f"not a JSON object: {getattr(exc, 'msg', exc)}"))
+        reply = self.router.ask(request)
+        self._json(400 if reply["type"] == "error" else 200, reply)
+
+    def _host_allowed(self) -> bool:
+        host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]")
+        if host in ALLOWED_HOSTS:
+            return True
+        self._send(403, "text/plain", b"this server answers requests to 127.0.0.1 or localhost only")
+        return False
+
+    def _json(self, status, data) -> None:
+        self._send(status, "application/json", json.dumps(data, separators=(",", ":")).encode())
+
+    def _send(self, status, kind, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", f"{kind}; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format, *args):  # noqa: A002: quiet, the address is printed once
+        pass
+
+
+def make_server(port: int = 0, host: str = "127.0.0.1") -> ThreadingHTTPServer:
+    """A server (not yet serving) with its own engine; port 0 picks a free port."""
+    handler = type("EngineHandler", (_Handler,), {"router": Router(), "page": viewer_dir()})
+    server = ThreadingHTTPServer((host, port), handler)
+    server.daemon_threads = True
+    return server
+
+
+def serve_in_thread(port: int = 0) -> ThreadingHTTPServer:
+    """Start a server in a daemon thread (tests, scripts); ``server.shutdown()`` stops it."""
+    server = make_server(port)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def serve(port: int = 0) -> int:
+    server = make_server(port)
+    host, bound = server.server_address[:2]
+    print(f"solodeck engine on http://{host}:{bound}/ (POST /api; the play page at /); Ctrl-C stops it", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.RequestHandlerClass.router.engine.close()
+        server.server_close()
+    return 0
