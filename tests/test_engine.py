@@ -216,6 +216,20 @@ def test_the_stdio_engine_answers_line_by_line_and_ends_at_the_end_of_input():
     assert done.returncode == 0 and types[-1] == "bye" and "analysis" in types
 
 
+def test_the_stdio_engine_answers_each_hostile_line_once_and_stays_up():
+    lines = [json.dumps({"cmd": "new", "game": "syndicate", "seed": 1})]
+    lines += [line.replace("\n", " ") for line in hostile_requests(random.Random(54), 1000)]
+    lines += [json.dumps({"cmd": "legal", "position": "p1", "id": "last"})]
+    done = subprocess.run([sys.executable, "-m", "solodeck", "engine"], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stderr == ""
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    final = [r for r in replies if r["type"] != "progress"]
+    assert len(final) == 1 + sum(1 for line in lines if line.strip())  # the ready line, then one a request
+    assert final[-1]["type"] == "legal" and final[-1]["id"] == "last"
+    assert not any("internal error" in r.get("error", "") for r in final)
+
+
 def post(server, body, host=None):
     port = server.server_address[1]
     data = body if isinstance(body, bytes) else json.dumps(body).encode()
