@@ -3,7 +3,9 @@
 `encodings` would clash with the standard library's module of that name, so the three code
 folders solvers/, encodings/ and ext/ are mapped into the solodeck namespace here. The rules
 pages in docs/rules/ are copied into the package so `solodeck rules GAME` works when installed, and
-so is the hint viewer's page (viewer/) for `solodeck view HINTS.json`.
+so are the hint viewer's page (viewer/) for `solodeck view HINTS.json` and the puzzles (puzzles/<game>/
+*.toml, for `solodeck puzzles` and `puzzle:GAME/NAME`). An editable install reads all three from the
+checkout instead. MANIFEST.in puts them in a source distribution.
 A kernel that fails to compile is skipped with a warning: the package then runs on the
 pure-Python reference (slower), exactly as with SOLODECK_NO_EXTENSIONS=1.
 """
@@ -11,6 +13,7 @@ import glob
 import os
 import platform
 import shutil
+import sys
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -28,10 +31,19 @@ class BuildPyWithRules(build_py):
         os.makedirs(target, exist_ok=True)
         for page in glob.glob(os.path.join("viewer", "*.*")):
             shutil.copy(page, target)
+        for puzzle in glob.glob(os.path.join("puzzles", "*", "*.toml")):
+            target = os.path.join(self.build_lib, "solodeck", "puzzles", os.path.basename(os.path.dirname(puzzle)))
+            os.makedirs(target, exist_ok=True)
+            shutil.copy(puzzle, target)
 
 
 class OptionalBuildExt(build_ext):
     def run(self):
+        if self.extensions:
+            sys.stderr.write(f"solodeck: compiling {len(self.extensions)} Cython kernels with the C compiler "
+                             "(about a minute the first time; without a compiler they are skipped and solodeck "
+                             "runs on its pure-Python engines, slower)\n")
+            sys.stderr.flush()
         try:
             super().run()
         except Exception as exc:  # no compiler: the pure-Python reference still works

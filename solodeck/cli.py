@@ -29,6 +29,8 @@ examples (GAME: a name from `solodeck games`):
   solodeck verify deal.toml hints.json              replay a hint file under the rules
   solodeck view hints.json                          step through a hint file in the browser
   solodeck rules GAME                               the rules as solodeck reads them
+  solodeck puzzles GAME                             shipped deal files with known answers; solve one
+                                                    from any folder as puzzle:GAME/NAME
 """
 
 
@@ -109,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Solve a deal exactly. 'unwinnable' is only ever said after an exhaustive "
                                    "search; when a limit stops the search the verdict is 'unknown' (or "
                                    "'winnable' with an unproven score if a win was already found).")
-    p.add_argument("file", help="deal file (TOML or JSON; see `solodeck deal GAME --seed N` for one)")
+    p.add_argument("file", help="deal file (TOML or JSON; see `solodeck deal GAME --seed N` for one), "
+                                "or puzzle:GAME/NAME, a shipped puzzle (`solodeck puzzles`)")
     p.add_argument("--mode", choices=["open", "blind"], default="open",
                    help="open: the solver sees every card (default); blind: what a real player knows")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
@@ -173,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "      solve again, with more time, the deals a limit left unproven\n"
                               "  solodeck analyze GAME --deals 100000 --scheduler tcp://10.0.0.5:8786\n"
                               "      (a Dask cluster: `dask scheduler` on one machine, `dask worker "
-                              "tcp://10.0.0.5:8786 --nthreads 1 --nworkers N` on each; README.md, Analysis)")
+                              "tcp://10.0.0.5:8786 --nthreads 1 --nworkers N` on each; docs/analysis.md)")
     p.add_argument("game", help="a game name or alias (see `solodeck games`)")
     p.add_argument("--deals", type=_positive_int, required=True, metavar="N", help="how many seeded deals")
     p.add_argument("--first-seed", type=_seed, default=0, metavar="S", help="the first seed (default 0)")
@@ -248,7 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("verify", help="replay a hint file's line under the rules",
                        description="Exit 0 only if the hint file is well formed, made for this deal, and its "
                                    "line replays legally to the claimed result; exit 1 otherwise.")
-    p.add_argument("file", help="the deal file")
+    p.add_argument("file", help="the deal file, or puzzle:GAME/NAME")
     p.add_argument("hints", help="the hint file to check")
     p.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
                    help="limit for re-proving an 'unwinnable' claim")
@@ -305,6 +308,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
 
     sub.add_parser("games", help="list the games and what each supports")
+
+    p = sub.add_parser("puzzles", help="list the shipped puzzles (deal files with known answers), or print one",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="The puzzles are deal files with known answers, shipped with the package. Give\n"
+                                   "one as puzzle:GAME/NAME wherever a deal file is asked for, from any folder.",
+                       epilog="examples:\n"
+                              "  solodeck puzzles                         every puzzle, with its known answer\n"
+                              "  solodeck puzzles GAME                    those of one game\n"
+                              "  solodeck solve puzzle:GAME/NAME          solve one\n"
+                              "  solodeck puzzles GAME/NAME > mine.toml   print its file, to edit")
+    p.add_argument("which", nargs="?", metavar="GAME or GAME/NAME",
+                   help="a game (its puzzles), or one puzzle (its file is printed)")
     return parser
 
 
@@ -703,8 +718,10 @@ def cmd_analyze(args) -> int:
         print(json.dumps(summary))
     else:
         print(summary_text(summary, game.title, game.score_name))
-        print(f"written: {out / 'deals.csv'}, {out / 'summary.json'}, {out / 'plots.png'} "
-              f"(the cross-game table of a results folder: `solodeck report {out.parent}`)")
+        # `solodeck report RESULTS` reads RESULTS/<game>/summary.json: name it only where it will find this run
+        table = (f"the cross-game table of a results folder: `solodeck report {out.parent}`" if out.name == game.name
+                 else f"for the cross-game table of `solodeck report RESULTS`, write into RESULTS/{game.name}")
+        print(f"written: {out / 'deals.csv'}, {out / 'summary.json'}, {out / 'plots.png'} ({table})")
     return 0
 
 
@@ -866,6 +883,49 @@ def cmd_rules(args) -> int:
     return 0
 
 
+def _puzzle_about(text: str, width: int = 80) -> str:
+    """A puzzle file's opening comment, first sentence, shortened to about ``width`` characters."""
+    import re
+
+    comment = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        comment.append(line.lstrip("#").strip())
+    about = re.split(r"\.\s+(?=[A-Z])", " ".join(comment), maxsplit=1)[0].rstrip(".")
+    if len(about) > width:
+        cut = max((about.rfind(mark, 0, width) for mark in (": ", "; ", ", ", " (")), default=-1)
+        about = about[:cut] if cut > 0 else about[:width].rsplit(" ", 1)[0] + " ..."
+    return about
+
+
+def cmd_puzzles(args) -> int:
+    import tomllib
+
+    from .deals import PUZZLE_PREFIX, puzzle_names, puzzle_path
+
+    if args.which and "/" in args.which:  # one puzzle: its file
+        sys.stdout.write(puzzle_path(args.which).read_text(encoding="utf-8"))
+        return 0
+    names = puzzle_names(args.which)
+    if not names:
+        raise UnsupportedError(f"{get_game(args.which).name if args.which else 'solodeck'}: no puzzles shipped")
+    rows = []
+    for name in names:
+        text = puzzle_path(name).read_text(encoding="utf-8")
+        meta = tomllib.loads(text).get("meta", {})
+        if "values" in meta or "value" in meta:  # games of several players: what each seat can guarantee
+            answer = f"values {meta['values']}" if "values" in meta else f"value {meta['value']}"
+        else:
+            answer = str(meta.get("verdict", "?")) + (f", {meta['score']}" if "score" in meta else "")
+        answer += " (slow)" if meta.get("slow") else ""
+        rows.append((PUZZLE_PREFIX + name, answer, _puzzle_about(text)))
+    widths = [max(len(row[i]) for row in rows) + 2 for i in range(2)]
+    for row in rows:
+        print((row[0].ljust(widths[0]) + row[1].ljust(widths[1]) + row[2]).rstrip())
+    return 0
+
+
 def cmd_games(args) -> int:
     rows = [("name", "title", "aliases", "modes", "score")]
     for game in GAMES.values():
@@ -879,7 +939,7 @@ def cmd_games(args) -> int:
 
 
 COMMANDS = {"solve": cmd_solve, "play": cmd_play, "analyze": cmd_analyze, "compare": cmd_compare, "report": cmd_report, "verify": cmd_verify,
-            "view": cmd_view, "engine": cmd_engine, "serve": cmd_serve, "deal": cmd_deal, "rules": cmd_rules, "games": cmd_games}
+            "view": cmd_view, "engine": cmd_engine, "serve": cmd_serve, "deal": cmd_deal, "rules": cmd_rules, "games": cmd_games, "puzzles": cmd_puzzles}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -8,6 +8,10 @@
     [meta]                          # free-form notes (name, known answer, how it was checked)
 
 Every error names the file, the field and what was expected (solodeck.errors.DealError).
+
+Wherever a deal file is read, ``puzzle:GAME/NAME`` names one of the deal files with known answers
+shipped with the package (puzzles/ of the source, copied into the package when installed;
+`solodeck puzzles` lists them), so the examples work from any folder.
 """
 from __future__ import annotations
 
@@ -21,10 +25,56 @@ from .errors import DealError, SolodeckError
 from .registry import get_game
 
 _COMMON_FIELDS = {"game", "seed", "options", "position", "meta"}
+PUZZLE_PREFIX = "puzzle:"
+
+
+def puzzles_dir() -> Path:
+    """The shipped puzzles: the copy installed in the package, else puzzles/ of a source checkout
+    (an editable install)."""
+    here = Path(__file__).resolve().parent
+    installed = here / "puzzles"
+    return installed if installed.is_dir() else here.parent / "puzzles"
+
+
+def puzzle_names(game: str | None = None) -> list:
+    """Every shipped puzzle as "GAME/NAME" (of one game, a name or alias, if given), sorted."""
+    folder = puzzles_dir()
+    if game is not None:
+        name = get_game(game).name
+        return sorted(f"{name}/{p.stem}" for p in (folder / name).glob("*.toml"))
+    return sorted(f"{p.parent.name}/{p.stem}" for p in folder.glob("*/*.toml"))
+
+
+def puzzle_path(name: str) -> Path:
+    """The file of a shipped puzzle, ``GAME/NAME`` (``puzzle:`` in front and ``.toml`` behind are
+    optional, the game may be an alias); a DealError naming what exists otherwise. Only the
+    shipped files can be reached: the name is looked up, never joined into a path."""
+    source = name if name.startswith(PUZZLE_PREFIX) else PUZZLE_PREFIX + name
+    text = source[len(PUZZLE_PREFIX):].strip()
+    game_name, sep, stem = text.partition("/")
+    if not sep or not game_name or not stem or "/" in stem:
+        raise DealError(source, "", "expected puzzle:GAME/NAME (`solodeck puzzles` lists them, "
+                                    "`solodeck puzzles GAME` those of one game)")
+    try:
+        game = get_game(game_name)
+    except SolodeckError as exc:
+        raise DealError(source, "", f"{exc}") from None
+    stem = stem.removesuffix(".toml")
+    known = {entry.split("/", 1)[1] for entry in puzzle_names(game.name)}
+    if stem not in known:
+        if not known:
+            raise DealError(source, "", f"no puzzles are shipped for {game.name} "
+                                        f"(the package's puzzle folder {puzzles_dir()} has none)")
+        raise DealError(source, "", f"no puzzle named {stem!r} for {game.name}; expected one of: "
+                                    + ", ".join(sorted(known)))
+    return puzzles_dir() / game.name / f"{stem}.toml"
 
 
 def load_deal(path) -> Deal:
     source = str(path)
+    if source.startswith(PUZZLE_PREFIX):  # a shipped puzzle, by name
+        text = puzzle_path(source).read_text(encoding="utf-8")
+        return deal_from_text(text, source)
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -292,3 +292,19 @@ def test_every_game_starts_and_lists_its_moves():
         pos = c.ask({"cmd": "new", "game": info["name"], "seed": 1})
         assert pos["type"] == "position", (info["name"], pos)
         assert pos["game"] == get_game(info["name"]).name
+
+
+def test_the_readmes_frontend_examples_run():
+    """The README's "Use solodeck from a frontend" block: the engine pipeline and the Python
+    line run from any folder (the server line is test_the_http_server_answers_the_same_requests)."""
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Use solodeck from a frontend", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    lines = section.strip().splitlines()
+    pipeline = lines[0].rstrip("\\").strip() + " " + lines[1].split("#", 1)[0].strip()
+    python_line = next(line for line in lines if line.startswith("python3 -c"))
+    for command in (pipeline, python_line):
+        done = subprocess.run(command, shell=True, capture_output=True, text=True, timeout=120, cwd="/")
+        assert done.returncode == 0 and done.stderr == "", (command, done.stderr)
+        assert done.stdout.strip(), command
+    assert any(json.loads(line)["type"] == "analysis" for line in
+               subprocess.run(pipeline, shell=True, capture_output=True, text=True, cwd="/").stdout.splitlines())

@@ -1,4 +1,4 @@
-"""Screenshots of the hint viewer, one per game: docs/viewer/<game>.png (linked from the README).
+"""Screenshots of the hint viewer, one per game: docs/viewer/<game>.png (linked from docs/games.md).
 
     python docs/viewer/make_screenshots.py            every implemented game
     python docs/viewer/make_screenshots.py boba skyway
