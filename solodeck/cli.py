@@ -565,8 +565,11 @@ def _solve_hand(args, game, deal) -> int:
     return 0
 
 
-BLIND_EXACT_SECONDS = 5.0  # the exact attempt's default budget before the estimator takes over
-HINT_EXACT_SECONDS = 1.0    # blind hint files: the exact attempt's default budget at each decision
+# The exact attempt's budget, in states (the same answer on every machine; --time-limit still stops
+# the whole command): at the first decision before the estimator takes over, and at each decision
+# of a blind hint file.
+BLIND_EXACT_STATES = 1_000_000
+HINT_EXACT_STATES = 100_000
 
 
 def _solve_blind(args, game, deal) -> int:
@@ -581,18 +584,16 @@ def _solve_blind(args, game, deal) -> int:
         if flag:
             raise UnsupportedError(f"{name} is not available in blind mode")
     deadline = _deadline(args.time_limit)
-    exact_seconds = args.time_limit or BLIND_EXACT_SECONDS
-    if args.hints and args.time_limit:
-        exact_seconds /= 2  # the rest of the budget values the moves of the hint file
-    limits = Limits(exact_seconds, args.max_states, args.memory, deadline)
+    exact_states = args.max_states or BLIND_EXACT_STATES
+    limits = Limits(None, exact_states, args.memory, deadline)
     progress, close = _progress(args.quiet or args.json)
     try:
         state = advance_chance(game.initial_state(deal))  # the cards seen before the first decision
         result = solve_blind(game, state, limits, args.samples, 0, progress)
-        # each decision's exact attempt: a second at most, and nothing once the budget is spent; where
-        # the first decision was exact, every later tree is a subtree of it: the same budget proves it
-        per_decision = Limits(exact_seconds if result.exact else HINT_EXACT_SECONDS, args.max_states, args.memory,
-                              deadline)
+        # each decision's exact attempt, and nothing once the command's time is spent; where the first
+        # decision was exact, every later tree is a subtree of it: the same budget proves it
+        per_decision = Limits(None, exact_states if result.exact else min(exact_states, HINT_EXACT_STATES),
+                              args.memory, deadline)
         hint_policy = BlindPolicy(game, args.samples, 0, per_decision, every_move=True)
         hints = build_blind_hints(game, deal, hint_policy, per_decision) if args.hints else None
     finally:
