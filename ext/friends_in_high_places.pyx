@@ -41,6 +41,7 @@ cdef enum:
     CHECK_EVERY = 1023
     MAX_CHILDREN = 64
     MAX_STREAMS = 130     # the reshuffle streams whose permutations are kept (64 turns: < 130)
+    STOP_BUDGET = 3       # ``node_budget`` reached: one question's share, not a limit of the command
 
 
 cdef int SPHERE[4]
@@ -68,6 +69,9 @@ for _i in range(64):
     ZA[_i] = mix64(_z)
     _z = (_z + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
     ZB[_i] = mix64(_z) | 1
+
+
+BUDGET_SPENT = STOP_BUDGET  # Search.stopped when a question's node budget ran out
 
 
 class Stopped(Exception):
@@ -194,6 +198,7 @@ cdef class Search:
     cdef Clock clock
     cdef public uint64_t nodes
     cdef public int stopped
+    cdef public uint64_t node_budget  # stop (STOP_BUDGET) once ``nodes`` reaches it (0: none)
     cdef public int order_mode
     cdef public int cuts         # 1: the timed plan (timed_allows); 2: no count bound (the timed plan
                                  # implies it); 4: the timed plan before the chain bound; 16: no chain
@@ -214,6 +219,8 @@ cdef class Search:
     cdef bint king_known                        # ... when bound computed it (the timed plan reuses it)
     cdef uint64_t parent_mask                   # pairs_refuted: the parent's king_turns, for the
     cdef int parent_rc                          # court reshuffle at this turn (-1: none)
+    cdef uint64_t st[12][16]                     # measurement: per kind, per turns before the threshold
+    cdef int last_cut                           # cut_bound's: 1 the first bound, 2 the timed plan
 
     def __cinit__(self, seed, bint lost_opportunities, bint royal_family, double memory_mb=1024.0,
                   double time_limit=0.0, long long max_states=0):
@@ -244,6 +251,11 @@ cdef class Search:
     @property
     def stored(self):
         return self.used
+
+    def stats(self):
+        """Measurement: per kind (entered, cut by the first bound, by the timed plan, by the table,
+        opened, children listed, pair groups refuted), per turns before the threshold (0..15)."""
+        return [[self.st[k][d] for d in range(16)] for k in range(12)]
 
     def restart_clock(self, double seconds):
         clock_restart(&self.clock, seconds)
@@ -1067,7 +1079,9 @@ cdef class Search:
         """The fewest turns still possible by the bounds that Search.cuts switches on (bound
         first, then the dearer ones, the cheapest first): threshold + 1 when a cut refutes."""
         cdef int b = self.bound(n, threshold)
+        self.last_cut = 1
         if b <= threshold and b != n.turn:  # the dearer bounds, the cheapest first
+            self.last_cut = 2
             if self.cuts & 4 and self.cuts & 1 and threshold - n.turn <= self.timed_depth \
                     and not self.timed_allows(n, threshold):
                 b = threshold + 1
@@ -1140,17 +1154,25 @@ cdef class Search:
         cdef bint cut_before, have_mask = False
         cdef int owned = n.dn + popcount(n.pdis) + popcount(n.hand)    # "if at any time": below 4
         cdef int court_cards = n.cn + popcount(n.cdis) + popcount(n.court)  # cards on either side loses
-        cdef int kept
+        cdef int kept, sd
+        cdef uint64_t opened_before
         self.nodes += 1
         if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
             self.stopped = STOP_TIME
             return -1
+        if self.node_budget and self.nodes >= self.node_budget:
+            self.stopped = STOP_BUDGET
+            return -1
         b = self.cut_bound(n, threshold)
+        sd = min(max(threshold - n.turn, 0), 15)
+        self.st[0][sd] += 1
         if self.king_known:  # bound's king_turns, complete to the threshold: pairs_refuted's too
             mask, have_mask = self.king_mask, True
         if b == NO_WIN:
+            self.st[self.last_cut][sd] += 1
             return 0
         if b > threshold:
+            self.st[self.last_cut][sd] += 1
             self.cut = True
             return 0
         if b == n.turn and n.court >> KD & 1 and can_take(n.hand, KD, self.royal) \
@@ -1163,10 +1185,14 @@ cdef class Search:
         self.keys(n, left, &ka, &kb)
         e = self.probe(ka, kb)
         if e.a != 0 and e.left >= left:
+            self.st[3][sd] += 1
             if e.left != INF_LEFT:
                 self.cut = True
             return 0
         count = self.children(n, kids)
+        opened_before = self.st[4][sd - 1 if sd > 0 else 0]
+        self.st[4][sd] += 1
+        self.st[5][sd] += count
         cut_before = self.cut
         self.cut = False
         for i in range(count):
@@ -1189,6 +1215,7 @@ cdef class Search:
                             mask = self.king_turns(n, rc, turns_to(threshold - rc))
                     r = self.pairs_refuted(n, kids[i].target, threshold, mask, rc)
                     if r:
+                        self.st[6][sd] += 1
                         refuted |= bit
                         self.cut = self.cut or r == 1
                 if refuted & bit:
@@ -1209,6 +1236,8 @@ cdef class Search:
                 if r == 1:
                     self.line[depth] = kids[i]
                 return r
+        if sd > 0 and self.st[4][sd - 1] == opened_before:  # no child opened
+            self.st[8 + (n.dn < 4) + 2 * (n.cn < 4)][sd] += 1
         # lost whatever the turns only if nothing was cut and the key holds both discard piles
         self.store(ka, kb, INF_LEFT if not self.cut and 1 + n.dn // 4 < left and 1 + n.cn // 4 < left else left)
         if self.max_states and self.used >= self.max_states:

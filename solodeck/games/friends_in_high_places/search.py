@@ -277,7 +277,9 @@ class KernelSolver(TurnSolver):
             result.score_bound = self.range[0]  # no win before turn lo: proven
         return result
 
-    FIRST_SLICE = 0.05  # seconds of the first narrowing questions (doubled after a round without progress)
+    FIRST_SLICE = 150_000  # nodes of the first narrowing questions (doubled after a round without
+    # progress): a question's share is counted in nodes, so a solve's path does not depend on the
+    # machine's speed; only the time limit of the whole solve is in seconds
 
     def _deepen(self, state):
         """The fewest-turns winning line from ``state``, or None when no win exists.
@@ -286,9 +288,9 @@ class KernelSolver(TurnSolver):
         when it wins; else the kernel asks for any win by turn + LONGEST (no game lasts that long,
         so a no proves the deal unwinnable). Then it narrows [lo, hi], lo = the kernel's
         lower bound (no win before it), hi = the best win found: "a win by turn T?" for T = lo,
-        the middle and hi - 1, each with a slice of time. A yes lowers hi to that win's turn; a
-        no (an exhaustive search) raises lo to T + 1; a question stopped by its slice changes
-        nothing (its stored failures stay valid). A round without progress doubles the slice.
+        the middle and hi - 1, each with a share of nodes (FIRST_SLICE). A yes lowers hi to that win's
+        turn; a no (an exhaustive search) raises lo to T + 1; a question stopped by its share
+        changes nothing (its stored failures stay valid). A round without progress doubles the share.
         lo = hi proves the best win the fewest turns. SearchStopped at the limit (``self.best``
         keeps the best line found)."""
         if state.outcome() is not None:
@@ -307,17 +309,20 @@ class KernelSolver(TurnSolver):
         self.best = None
         best = None
 
-        def ask(threshold, seconds):
-            """(line or None, finished): "a win by turn ``threshold``?" within ``seconds``."""
+        def ask(threshold, budget):
+            """(line or None, finished): "a win by turn ``threshold``?" within ``budget`` nodes (0:
+            until the time limit). A question stopped by its budget changes nothing but the
+            failures it stored (each proven); a stop by the time limit (or the table) ends the solve."""
             left = None if deadline is None else deadline - time.perf_counter()
             if left is not None and left <= 0:
                 self._stop(state, best, 1)
-            self.search.restart_clock(seconds if left is None else (min(seconds, left) if seconds else left))
+            self.search.restart_clock(left or 0.0)
+            self.search.node_budget = self.search.nodes + budget if budget else 0
             try:
                 line, _cut = self.search.within(*args, threshold)
                 return line, True
             except self.kernel_module.Stopped:
-                if self.search.stopped != 1 or (left is not None and seconds and left <= seconds) or not seconds:
+                if self.search.stopped != getattr(self.kernel_module, "BUDGET_SPENT", -1):
                     self._stop(state, best, self.search.stopped)
                 return None, False
             finally:
@@ -327,7 +332,7 @@ class KernelSolver(TurnSolver):
         if rule is not None:  # a win to start from: the thinning rule's game, played open
             best, hi = rule, self.game.replay_moves(state, rule).outcome().score
         else:
-            line, _done = ask(state.turn + self.LONGEST, 0.0)
+            line, _done = ask(state.turn + self.LONGEST, 0)
             if line is None:
                 return None
             best = self._moves(state, line)
