@@ -131,6 +131,7 @@ cdef class Search:
     cdef uint8_t gen
     cdef public uint64_t nodes, stored
     cdef uint64_t max_states
+    cdef uint64_t node_budget, node_end   # nodes one solve() may enter (0: no budget)
     cdef Clock clock
     cdef public int stopped
     cdef int line_len
@@ -538,6 +539,11 @@ cdef class Search:
         """A fresh time limit (0: none) that starts with the next search."""
         clock_restart(&self.clock, seconds)
 
+    def set_node_budget(self, uint64_t nodes):
+        """The positions each later solve() may enter before it stops (0: no budget): a budget
+        that gives the same answer on every machine, where a time limit would not."""
+        self.node_budget = nodes
+
     cdef inline uint64_t _probe(self, uint64_t k1, uint64_t k2) noexcept nogil:
         """The slot holding (k1, k2), or the first empty slot of its chain."""
         cdef uint64_t mask = self.capacity - 1, i = mix64(k1 ^ (k2 >> 7)) & mask
@@ -604,6 +610,7 @@ cdef class Search:
         not (proven), -1 if a limit stopped the search. The position is back afterwards."""
         self.stopped = STOP_NONE
         clock_start(&self.clock)
+        self.node_end = self.nodes + self.node_budget if self.node_budget else 0
         cdef uint64_t i
         self.gen = self.gen + 1 if self.gen < 255 else 1
         if self.gen == 1:  # the generation counter wrapped: forget every unsettled mark
@@ -723,6 +730,9 @@ cdef class Search:
                     self.nodes += 1
                     if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
                         self.stopped = STOP_TIME
+                        return -1
+                    if self.node_end and self.nodes > self.node_end:
+                        self.stopped = STOP_STATES
                         return -1
                     if self.max_states and self.used >= self.max_states:
                         self.stopped = STOP_STATES

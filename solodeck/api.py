@@ -190,6 +190,12 @@ class State:
         best value is the same, best first if the game can tell."""
         return self.legal_moves()
 
+    def blind_search_moves(self) -> list:
+        """search_moves() in an order that reads only what the player knows: the candidates of
+        blind rollouts (solvers/rollouts.py). A game whose search_moves() orders by what the
+        unseen cards hold (an open bound that deals the real next cards) overrides it."""
+        return self.search_moves()
+
     def heuristic(self):
         """How promising the position looks, comparable between positions of a game, higher
         better: anytime search (solvers/anytime.py) keeps the best of each step. A guess, never

@@ -62,6 +62,10 @@ class Limits:
     # perf_counter seconds at which the whole command's budget ends (solve and hints together:
     # `solodeck solve --time-limit`); every search started before it stops by it. None: no end.
     deadline: float | None = None
+    # positions one search may enter (each value() its own; None = no limit): a budget inside a
+    # decision that is the same on every machine. Honored by the cycle-aware search (solvers/reach.py)
+    # and the kernels that mirror it (Frozen Novelty's), which the determinized estimator asks.
+    max_nodes: int | None = None
 
     def seconds(self, default: float | None = None) -> float | None:
         """The budget of a search that starts now: its own time limit (else ``default``), cut to

@@ -5,7 +5,7 @@ Tadepalli 2009 on Klondike).
 At a decision, ``samples`` worlds are drawn from the player's view (``State.sample_world``: every
 assignment of the hidden faces consistent with what is seen equally likely). In each world every
 move is valued by the exact open-mode solver (solvers.make_solver, the game's kernel when built)
-under a time cap per position; the moves are ranked by the fraction of worlds they still win.
+under a budget of positions per search; the moves are ranked by the fraction of worlds they still win.
 A search the cap stops counts as a loss (no win found: its proven lower bound), never as a win.
 
 What the number is: the chance that the move still wins *for a player who would then see every
@@ -33,7 +33,10 @@ from . import make_solver
 from .plan import BlindPlan, plan_of
 from .stats import unvalued_rows, wilson_interval
 
-WORLD_SECONDS = 0.03  # the open solver's cap per position and world (a stopped search counts as a loss)
+# The open solver's budget per position and world, in positions entered (a stopped search counts
+# as a loss): the same on every machine, where the former cap of 0.03 s made decisions depend on
+# the machine's speed and load. About what 0.03 s entered in the kernel on this project's machine.
+WORLD_NODES = 30_000
 
 
 class Determinizer:
@@ -42,11 +45,11 @@ class Determinizer:
 
     name = "determinized"
 
-    def __init__(self, game, plan: BlindPlan | None = None, seed: int = 0, seconds: float | None = None):
+    def __init__(self, game, plan: BlindPlan | None = None, seed: int = 0, nodes: int | None = None):
         self.game, self.plan, self.seed = game, plan or plan_of(game), seed
         self.samples = self.plan.samples
-        seconds = WORLD_SECONDS if seconds is None else seconds  # read now: tests may raise the cap
-        self.solver = make_solver(game, Limits(time_limit=seconds, memory_mb=512))
+        nodes = WORLD_NODES if nodes is None else nodes  # read now: tests may raise the cap
+        self.solver = make_solver(game, Limits(memory_mb=512, max_nodes=nodes))
         self.worlds: list = []
         self._seen = None       # what the player saw (seen_text: stack by stack) where the worlds are
         self._moved = None      # the move the player made from there, if any

@@ -81,6 +81,7 @@ class ReachabilitySolver:
         self.first_win_seconds = None  # games with a score: when the last solve met its first win
         self._start = 0.0
         self._deadline = None
+        self._node_end = None  # Limits.max_nodes: the node count at which the current value() stops
         self._scope = None  # the table_scope() the table's entries were found under
 
     def solve(self, state):
@@ -108,8 +109,11 @@ class ReachabilitySolver:
 
     def value(self, state):
         """(exact utility, True), or (None, False) if a limit stopped the search. Each call has
-        its own budget: the limits' time, else VALUE_SECONDS."""
-        self._deadline = time.perf_counter() + self.limits.seconds(VALUE_SECONDS)
+        its own budget: the limits' time (else VALUE_SECONDS, unless the limits count nodes:
+        Limits.max_nodes, the same on every machine, then binds alone)."""
+        seconds = self.limits.seconds(None if self.limits.max_nodes else VALUE_SECONDS)
+        self._deadline = None if seconds is None else time.perf_counter() + seconds
+        self._node_end = None if self.limits.max_nodes is None else self.nodes + self.limits.max_nodes
         try:
             if self.game.score_sense is not None:
                 return self._best_reachable(state)[0], True
@@ -165,6 +169,8 @@ class ReachabilitySolver:
                 del on_path[len(frames):]
                 continue
             self.nodes += 1
+            if self._node_end is not None and self.nodes > self._node_end:
+                raise SearchStopped(StopReason.MEMORY_LIMIT)
             if self.nodes % _CHECK_EVERY == 0:
                 self._check(len(entered) if self.limits.max_states is not None else len(frames))
                 if len(entered) > self._capacity:
@@ -216,6 +222,8 @@ class ReachabilitySolver:
 
         def enter(state, came_by):
             self.nodes += 1
+            if self._node_end is not None and self.nodes > self._node_end:
+                raise SearchStopped(StopReason.MEMORY_LIMIT)
             if self.nodes % _CHECK_EVERY == 0:
                 self._check(len(index))
             if self.limits.max_states is not None and len(index) + len(self.table) >= self.limits.max_states:

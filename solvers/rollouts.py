@@ -34,15 +34,15 @@ def play_out(game, state, rng: SplitMix64, choose):
 
 def candidate_moves(game, state, plan: BlindPlan | None = None) -> list:
     """The moves rollouts value: the blind rule's own where it decides (Estimator.RULE), every
-    legal move, or ``plan.candidates`` of search_moves() (one per distinct position, best first by
-    the game's own order) with the rule's own move where the plan keeps to it."""
+    legal move, or ``plan.candidates`` of blind_search_moves() (one per distinct position, best
+    first by the game's own order, read from what the player knows) with the rule's own move where the plan keeps to it."""
     plan = plan or plan_of(game)
     if plan.estimator == Estimator.RULE:
         rule = game.blind_rule(state)
         return [] if rule is None else [rule]
     if plan.candidates is None:
         return state.legal_moves()
-    moves = state.search_moves()[:plan.candidates]
+    moves = state.blind_search_moves()[:plan.candidates]
     if plan.keep_rule:
         rule = game.blind_rule(state)
         if rule is not None and rule not in moves:

@@ -35,7 +35,7 @@ from solodeck.hints import build_blind_hints, build_hints, verify_hints
 from solodeck.hints import schema as hint_schema
 from solodeck.result import Limits
 from solodeck.shuffle import SplitMix64
-from solodeck.solvers import DepthFirstSolver, ReachabilitySolver, determinized, make_solver, solve_open
+from solodeck.solvers import DepthFirstSolver, ReachabilitySolver, make_solver, solve_open
 from solodeck.solvers.expectimax import ExpectimaxSolver
 from solodeck.solvers.blind import BlindPolicy
 
@@ -582,12 +582,10 @@ def test_the_players_picture_never_shows_a_hidden_face(game):
 
 
 @each_hidden_game
-def test_the_blind_policy_never_sees_the_hidden_faces(game, monkeypatch):
+def test_the_blind_policy_never_sees_the_hidden_faces(game):
     """The hidden faces dealt anew, everything seen the same: a fresh blind policy ranks the
-    moves the same (estimated: the worlds it samples come from the view alone). The cap per
-    world is raised so that no valuation is cut by the clock: a cut one depends on the machine's
-    speed, not on what the policy sees."""
-    monkeypatch.setattr(determinized, "WORLD_SECONDS", 30.0)  # (5 s was cut once on a loaded machine)
+    moves the same (estimated: the worlds it samples come from the view alone, and each world's
+    search has a budget in positions, not seconds)."""
     early = hidden_decisions(game, per_line=1)[:3]
     unseen_backs = backs_moved = 0
     for state in early:
@@ -600,8 +598,8 @@ def test_the_blind_policy_never_sees_the_hidden_faces(game, monkeypatch):
         backs_moved += _backs(twin.picture()) != _backs(state.picture())
         policy_again = BlindPolicy(game, samples=2, exact_limits=Limits(max_states=20))
         again = policy_again.rank(twin)
-        if policy.estimator.name == "determinized":  # games with rollouts have no clock in their ranking
-            assert policy.estimator.capped == policy_again.estimator.capped == 0
+        if policy.estimator.name == "determinized":  # a budget in positions: the same searches cut in both
+            assert policy.estimator.capped == policy_again.estimator.capped
         assert again == rows, f"{game.name}: the ranking changed with the hidden faces at\n{state.seen_text()}"
     assert early
     assert backs_moved or not unseen_backs, f"{game.name}: no twin dealt the backs the player has not seen anew"

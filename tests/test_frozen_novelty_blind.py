@@ -307,15 +307,12 @@ def permuted_twin(state, rng):
 @pytest.mark.skipif(GAME.load_kernel() is None,
                     reason="the pure-Python open search takes minutes a world here (no clock may cut a "
                            "valuation); the contract's hidden-faces test runs on the reference")
-def test_the_blind_policy_ignores_the_unseen_faces_and_the_never_seen_backs(monkeypatch):
+def test_the_blind_policy_ignores_the_unseen_faces_and_the_never_seen_backs():
     """Standard deals a few decisions in: permuting the unseen faces and the never-seen backs
     among themselves leaves the view, the picture and the blind policy's ranking unchanged
-    (the cap per world is raised so that no valuation depends on the clock)."""
+    (each world's search has a budget in positions, so no valuation depends on the clock)."""
     import numpy as np
 
-    from solodeck.solvers import determinized
-
-    monkeypatch.setattr(determinized, "WORLD_SECONDS", 30.0)
     moved_backs = 0
     for seed in (0,):  # one deal: each ranking solves every move in each world, with no clock (~50 s under load)
         state = advance_chance(GAME.initial_state(GAME.new_deal(seed)))
@@ -371,3 +368,17 @@ def test_worlds_put_the_blind_preference_first_and_it_reads_only_the_view():
         assert prefs == sorted(prefs, reverse=True)
         same = [m for m in order if wanted[m] == prefs[-1]]
         assert same == [m for m in world.search_moves() if m in same]  # then the open search's order
+
+
+def test_the_blind_game_is_the_same_alone_and_under_load():
+    """Budgets inside a decision count positions, never seconds: `solodeck play frozen-novelty
+    --seed 11` makes the same moves alone and with two copies running at once."""
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "solodeck", "play", "frozen-novelty", "--seed", "11", "--json"]
+    alone = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    together = [subprocess.Popen(command, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [p.communicate()[0] for p in together]
+    moves = [json.loads(out)["moves"] for out in [alone, *outputs]]
+    assert moves[0] and moves[0] == moves[1] == moves[2]

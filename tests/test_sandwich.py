@@ -498,3 +498,34 @@ def test_play_command(cli):
 
 if __name__ == "__main__":  # regenerate the regression file (only after a deliberate rules change)
     PERFT.write_text(json.dumps([fixed_line_move_counts(s) for s in range(8)], indent=1) + "\n")
+
+
+def test_blind_searches_store_the_same_states_for_positions_a_player_cannot_tell_apart():
+    """Two positions that differ only in the order of the unseen deck have the same view, and the
+    blind policy's exact attempt stores as many states in both (an audit found the open key's
+    symmetry, chosen from the deck's order, splitting them)."""
+    from solodeck.solvers.expectimax import ExpectimaxSolver
+
+    game = get_game("sandwich-guy")
+    rng = random.Random(11)
+    compared = 0
+    for seed in range(8):
+        state = advance_chance(game.initial_state(game.new_deal(seed)))
+        for _ in range(rng.randrange(1, 4)):
+            if state.outcome() is not None or not state.legal_moves():
+                break
+            state = advance_chance(state.play(rng.choice(state.legal_moves())))
+        if state.outcome() is not None or len(state.deck) < 2:
+            continue
+        deck = list(state.deck)
+        rng.shuffle(deck)
+        twin = State(state.hand, tuple(deck), state.draw)
+        assert twin.view() == state.view()
+        counts = []
+        for position in (state, twin):
+            solver = ExpectimaxSolver(game, Limits(max_states=2_000))
+            solver.solve(position)
+            counts.append(solver.unique_states if hasattr(solver, "unique_states") else len(solver.table))
+        assert counts[0] == counts[1]
+        compared += 1
+    assert compared >= 4

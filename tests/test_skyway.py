@@ -633,3 +633,34 @@ def test_blind_mode_on_last_turns():
         assert rows[0]["exact"] == (GAME.load_kernel() is not None) and policy.rank(reordered) == rows
         return
     raise AssertionError("no seeded deal has a third pass ending in two whole markets")
+
+
+def test_the_python_rollouts_choose_their_candidates_blind():
+    """Without the kernel the rollouts value 6 candidates: the same for two positions that differ
+    only in the order of the unseen deck (an audit found them chosen by the open bound, which
+    deals the real next market)."""
+    import random as _random
+
+    from solodeck.games.skyway.blind import plan as skyway_plan
+    from solodeck.solvers.rollouts import candidate_moves
+
+    game = GAME
+    rng = _random.Random(8)
+    compared = 0
+    for seed in range(4):
+        state = advance_chance(game.initial_state(game.new_deal(seed)))
+        while state.passno < 3:  # late in the game, where the open bound tells the moves apart
+            state = advance_chance(state.play(state.blind_search_moves()[0]))
+        for _ in range(6):
+            if state.outcome() is not None:
+                break
+            deck = list(state.deck)
+            rng.shuffle(deck)
+            twin = State(state.grid, state.market, tuple(deck), state.discard, state.passno, state.reshuffles,
+                         state.seed, state.final, state.over)
+            assert twin.deck != state.deck or len(deck) < 2
+            plan = skyway_plan(None)
+            assert candidate_moves(game, state, plan) == candidate_moves(game, twin, plan)
+            compared += 1
+            state = advance_chance(state.play(state.blind_search_moves()[0]))
+    assert compared >= 12

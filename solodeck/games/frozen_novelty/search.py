@@ -78,9 +78,12 @@ class KernelSolver:
 
     def value(self, state):
         """(exact utility, True), or (None, False) if a limit stopped the search. Each call has
-        its own budget: the limits' time, else VALUE_SECONDS."""
+        its own budget: Limits.max_nodes positions (the same on every machine), else the limits'
+        time, else VALUE_SECONDS."""
         self._load(advance_chance(state))
-        self.search.restart_clock(self.limits.seconds(VALUE_SECONDS))
+        nodes = self.limits.max_nodes
+        self.search.restart_clock(self.limits.seconds(None if nodes else VALUE_SECONDS) or 0.0)
+        self.search.set_node_budget(nodes or 0)
         found = self.search.solve()
         if found < 0:
             return None, False

@@ -250,6 +250,12 @@ class State(BaseState):
             self._key = (*canonical(self.hand, self.deck), self.draw)
         return self._key
 
+    def view(self):
+        """What a blind player knows: the hand and the deck's composition, never its order (key()
+        reads the order), under a symmetry chosen from the composition alone. Blind searches key
+        on it, so two positions a player cannot tell apart store the same states."""
+        return (*canonical(self.hand, tuple(sorted(self.deck))), self.draw)
+
     def score_bound(self):
         """Hand plus deck drops by exactly 3 a turn (three discarded, draws only move cards from
         the deck to the hand), so the final hand is congruent to it mod 3: the least possible."""

@@ -265,6 +265,21 @@ class State(BaseState):
         ranked.sort(reverse=True)
         return [move for _b, _h, _i, move in ranked]
 
+    def blind_search_moves(self):
+        """The legal moves, one per distinct grid up to symmetry, the best immediate chain score
+        first: search_moves() without its bound, which deals the real next market."""
+        moves = self.legal_moves()
+        seen, ranked = set(), []
+        for move in moves:
+            grid, _buried = placed(self.grid, self.market, move)
+            key = min(tuple(grid[p] for p in perm) for perm in SYMMETRIES)  # the other cards follow from it
+            if key in seen:
+                continue
+            seen.add(key)
+            ranked.append((promise(chain_lengths(grid)), -len(ranked), move))  # ties keep the legal order
+        ranked.sort(reverse=True)
+        return [move for _h, _i, move in ranked]
+
     def heuristic(self):
         """Chain cards counting up to 5 per suit (what a win needs), then the chain total."""
         return promise(chain_lengths(self.grid))
