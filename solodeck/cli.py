@@ -505,7 +505,8 @@ class _CountedSearches:
         return None if self.skipped else getattr(self.solver, "proven", None)
 
     def value(self, state, seat):
-        self.skipped = self.limits.expired()
+        known = getattr(self.solver, "has_known", None)  # a search valued ahead stands after the deadline
+        self.skipped = self.limits.expired() and not (known is not None and known(state, seat))
         value = None if self.skipped else self.solver.value(state, seat)
         self.undecided += value is None
         if self.bar is not None:

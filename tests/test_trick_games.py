@@ -11,7 +11,7 @@ from conftest import run_cli
 
 from solodeck import cards as C
 from solodeck.api import guarantee_text, proven_range
-from solodeck.deals import deal_from_data, load_deal
+from solodeck.deals import deal_from_data, deal_to_toml, load_deal
 from solodeck.errors import DealError, SolodeckError
 from solodeck.games.tricks.rules import (BACKS, NO_TRUMP, Play, TrickRules, TrickState, first_leader, heartburn_scores,
                                          mask_of, parse_trick_move)
@@ -402,3 +402,26 @@ def test_the_foresight_table_and_the_leaders_best_exchange():
     assert best["after"][leader] == best["value"]
     _lines, data = FORESIGHT.hand_report(deal, FORESIGHT.initial_state(deal), HandTrumps(unknown={2}))
     assert data["table"][dealt][2] is None and data["exchange"] is None
+
+
+@pytest.mark.skipif(FORESIGHT.load_kernel() is None, reason="the trick kernel is not built")
+def test_a_table_under_a_command_limit_is_widened_in_rounds(tmp_path):
+    """Under a whole-command deadline the searches of a table are widened in rounds of node
+    budgets: each finishes with the value a plain search gives (the rounds only share the time),
+    and a short limit still leaves proven values or ranges rather than a blank table."""
+    import time
+
+    deal = FORESIGHT.new_deal(3, {"players": 4})
+    state = FORESIGHT.initial_state(deal, exchange=False)
+    for _ in range(16):  # four tricks in: every search small
+        state = state.play(state.legal_moves()[0])
+    searches = [(state, seat) for seat in range(4)]
+    plain = [KernelParanoid(FORESIGHT.load_kernel(), Limits(60)).value(st, seat) for st, seat in searches]
+    widened = KernelParanoid(FORESIGHT.load_kernel(), Limits(60, deadline=time.perf_counter() + 60)).widen(searches)
+    assert [v for v, _proven, _stop, _nodes in widened] == plain
+    assert all(proven == (v, v) for v, proven, _stop, _nodes in widened)
+    path = tmp_path / "deal.toml"
+    path.write_text(deal_to_toml(deal, FORESIGHT))
+    out = json.loads(run_cli("solve", path, "--json", "--time-limit", "3", check=True).stdout)
+    cells = [(v, r) for column in out["table"] for v, r in zip(out["table"][column], out["proven"][column])]
+    assert any(v is not None or r != [None, None] for v, r in cells)

@@ -19,6 +19,10 @@ def prefetcher(solver):
 
 
 TABLE_PROCESSES = 2  # KernelParanoid.prefetch: a Foresight table's searches share nothing, so two cores
+# Under a whole-command time limit, the searches of a table are widened in rounds: each undecided
+# one gets this many nodes, four times more each round, so the cheap ones are decided and every
+# one has its cheap tests' proven range before one hard search can spend the whole budget.
+FIRST_ROUND_NODES = 20_000
 
 
 class KernelParanoid:
@@ -54,12 +58,49 @@ class KernelParanoid:
         searches = [(st, seat) for st, seat in searches if st.phase == "play"]
         processes = min(processes, len(searches), os.cpu_count() or 1)
         if processes < 2:
+            if self.limits.deadline is not None:
+                self._keep(searches, self.widen(searches))
             return
+        # each process its share, kept for every round (its table keeps what each test proved)
+        shares = [searches[i::processes] for i in range(processes)]
         with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"),
                                  initializer=_prefetch_worker, initargs=(self.limits,)) as pool:
-            for (st, seat), (v, proven, stop, nodes) in zip(searches, pool.map(_prefetch_value, searches)):
-                self.known[self._known_key(st, seat)] = (v, proven, stop)
-                self.nodes_elsewhere += nodes
+            for share, results in zip(shares, pool.map(_prefetch_share, shares)):
+                self._keep(share, results)
+
+    def _keep(self, searches, results):
+        for (st, seat), (v, proven, stop, nodes) in zip(searches, results):
+            self.known[self._known_key(st, seat)] = (v, proven, stop)
+            self.nodes_elsewhere += nodes
+
+    def widen(self, searches) -> list:
+        """[(value, proven, stop, nodes)] of each (state, seat): with a whole-command deadline, in
+        rounds of FIRST_ROUND_NODES nodes each, four times more each round, until every one is
+        decided or the deadline passes (a search's proven range is the tightest of its rounds: each
+        is a proof); without one, each search once, with its own time limit."""
+        results = [None] * len(searches)
+        budget = FIRST_ROUND_NODES if self.limits.deadline is not None else 0
+        while True:
+            for i, (st, seat) in enumerate(searches):
+                if (results[i] is not None and results[i][0] is not None) or self.limits.expired():
+                    continue
+                before = self.nodes
+                self.search.node_limit = budget
+                v = self.value(st, seat)
+                proven = self.proven
+                if results[i] is not None and v is None:  # keep the tightest of the rounds' ranges
+                    old = results[i][1]
+                    proven = (_tighter(old[0], proven[0], max), _tighter(old[1], proven[1], min))
+                spent = self.nodes - before + (results[i][3] if results[i] is not None else 0)
+                results[i] = (v, proven, self.stop, spent)
+            self.search.node_limit = 0
+            if not budget or self.limits.expired() or all(r[0] is not None for r in results):
+                return results
+            budget *= 4
+
+    def has_known(self, state, seat) -> bool:
+        """Was this search valued ahead (prefetch)? Its answer stands after the deadline too."""
+        return self._known_key(state, seat) in self.known
 
     @property
     def table(self):
@@ -109,11 +150,13 @@ def _prefetch_worker(limits):
     _WORKER = KernelParanoid(load_extension("tricks"), limits)  # Foresight's and Heartburn's kernel
 
 
-def _prefetch_value(search):
-    state, seat = search
-    before = _WORKER.nodes
-    v = _WORKER.value(state, seat)
-    return v, _WORKER.proven, _WORKER.stop, _WORKER.nodes - before
+def _prefetch_share(searches):
+    return _WORKER.widen(searches)
+
+
+def _tighter(a, b, pick):
+    """The tighter of two ends of proven ranges (None: nothing proven at that end)."""
+    return b if a is None else a if b is None else pick(a, b)
 
 
 
