@@ -293,7 +293,8 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="examples:\n"
                               "  solodeck serve                       any free port; the address is printed\n"
                               "  solodeck serve --port 8800\n"
-                              "  curl -s localhost:8800/api -d '{\"cmd\":\"new\",\"game\":\"GAME\",\"seed\":1}'")
+                              "  curl -s localhost:8800/api -H 'Content-Type: application/json' \\\n"
+                              "       -d '{\"cmd\":\"new\",\"game\":\"GAME\",\"seed\":1}'")
     p.add_argument("--port", type=int, default=0, metavar="N",
                    help="the port on 127.0.0.1 (default 0: any free port; the address is printed)")
 

@@ -11,14 +11,18 @@ An analysis runs in a child process forked from the engine (imports and compiled
 loaded, so it starts warm): the child sends each move's value as soon as it has it, `stop` kills
 the child at once and the reply keeps the values sent so far (the others "unknown", the status
 "stopped"), and a crash in a search ends that analysis only. Where fork does not exist, the
-analysis runs in the engine itself and `stop` waits for it.
+analysis runs in a thread of the engine: `stop` answers at once with what it has, but the search
+runs on to its time limit, and no other analysis starts before it ends.
 
 No request names a file: deals and positions come inline, as the text of a deal file.
 """
 from __future__ import annotations
 
 import json
+import math
 import multiprocessing
+import os
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -31,10 +35,11 @@ from .errors import SolodeckError
 from .hints import blind_move_row, found_move_row, open_move_row, ranked_open_rows
 from .registry import GAMES, get_game
 from .result import Limits
+from .solvers.stats import unvalued_row
 
 PROTOCOL, VERSION = "solodeck-engine", 1
 MAX_REQUEST_BYTES = 1 << 20       # one request line (a deal file's text fits many times over)
-MAX_POSITIONS = 100_000           # positions kept; the oldest are forgotten past it
+MAX_POSITIONS = 10_000            # positions kept (a few kB each); the oldest are forgotten past it
 DEFAULT_SECONDS = 5.0             # an analysis without a time limit
 PROGRESS_EVERY = 0.2              # seconds between two progress lines of an analysis
 GRACE_SECONDS = 2.0               # an analysis past its time limit by this much is ended
@@ -49,8 +54,22 @@ class RequestError(SolodeckError):
     """A request the engine cannot answer: its error reply says why."""
 
 
+def parse_request(text):
+    """A request line's JSON value, or RequestError. NaN and the infinities are no JSON numbers (a
+    NaN time limit would pass every range check), and Python refuses integers of more than 4,300
+    digits with a ValueError of its own."""
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError too
+        raise RequestError(f"not a JSON object: {getattr(exc, 'msg', exc)}") from None
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not a JSON number")
+
+
 @dataclass
-class Position:
+class KeptPosition:
     game: object
     deal: object
     state: object
@@ -66,7 +85,7 @@ class Engine:
     def __init__(self, emit, *, isolate: bool = True):
         self.emit = emit
         self.isolate = isolate and "fork" in multiprocessing.get_all_start_methods()
-        self.positions: dict[str, Position] = {}
+        self.positions: dict[str, KeptPosition] = {}
         self.count = 0
         self.lock = threading.RLock()
         self.analysis: _Analysis | None = None
@@ -78,14 +97,14 @@ class Engine:
     def handle_line(self, line: str) -> bool:
         """One request line; False once the engine is to end (quit)."""
         try:
-            request = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            self.emit(error_reply(None, f"not a JSON object: {getattr(exc, 'msg', exc)}"))
+            request = parse_request(line)
+        except RequestError as exc:
+            self.emit(error_reply(None, str(exc)))
             return True
         return self.handle(request)
 
     def handle(self, request) -> bool:
-        tag = request.get("id") if isinstance(request, dict) and _is_tag(request.get("id")) else None
+        tag = request.get("id") if isinstance(request, dict) and is_tag(request.get("id")) else None
         try:
             self._check(request)
             return getattr(self, "_" + request["cmd"])(request, tag)
@@ -132,6 +151,8 @@ class Engine:
 
     def _analyse(self, request, tag) -> bool:
         pid = self.position_of(request)
+        if not math.isfinite(request.get("time_limit", DEFAULT_SECONDS)):  # a Python caller's NaN
+            raise RequestError("time_limit: a number of seconds, more than 0")
         with self.lock:
             if self.analysis is not None and self.analysis.running():
                 raise RequestError(f"an analysis is running (of {self.analysis.pid}): send stop first")
@@ -140,12 +161,13 @@ class Engine:
             if mode not in position.game.modes:
                 raise RequestError(f"{position.game.name} has no {mode} mode (modes: {', '.join(position.game.modes)})")
             self.analysis = _Analysis(self, tag, pid, position, request)
-        self.analysis.start()
+            self.analysis.start()  # under the lock: a stop sent meanwhile finds it started
         return True
 
     def _stop(self, request, tag) -> bool:
-        analysis = self.analysis
-        stopped = analysis is not None and analysis.stop()
+        with self.lock:
+            analysis = self.analysis
+            stopped = analysis is not None and analysis.stop()
         self.emit({"type": "stopped", "id": tag, "position": analysis.pid if stopped else None})
         return True
 
@@ -160,23 +182,26 @@ class Engine:
             self.analysis.stop()
 
     def wait(self) -> None:
-        """Wait for the running analysis to reply."""
+        """Wait for the running analysis to reply (at most its time limit and a grace)."""
         if self.analysis is not None:
-            self.analysis.join()
+            self.analysis.finished.wait(self.analysis.seconds + 2 * GRACE_SECONDS)
 
     # -- positions -----------------------------------------------------------------------------
     def new_position(self, request) -> str:
         if "deal" in request:
-            deal = deal_from_text(request["deal"], "request.deal")
+            try:
+                deal = deal_from_text(request["deal"], "request.deal")
+            except RecursionError:
+                raise RequestError("request.deal: nested too deeply to be a deal file") from None
         elif "game" not in request:
             raise RequestError("new needs a game (with a seed, and options) or a deal (a deal file's text)")
         else:
-            data = {"game": request["game"], **({"seed": request["seed"]} if "seed" in request else {}),
+            data = {"game": request["game"], "seed": request.get("seed", 0),
                     **({"options": request["options"]} if "options" in request else {})}
             deal = deal_from_data(data, "request")
         game = get_game(deal.game)
         game.load_kernel()  # loaded once, here: every analysis forked later starts with it
-        return self.keep(Position(game, deal, advance_chance(game.initial_state(deal))))
+        return self.keep(KeptPosition(game, deal, advance_chance(game.initial_state(deal))))
 
     def position_of(self, request) -> str:
         """The request's position: its id, or a new one from its inline deal."""
@@ -203,9 +228,9 @@ class Engine:
         if move not in legal:
             shown = ", ".join(str(m) for m in legal[:12]) + (", ..." if len(legal) > 12 else "")
             raise RequestError(f"move {text!r} is not legal in position {pid} (legal: {shown})")
-        return self.keep(Position(game, position.deal, advance_chance(state.play(move)), pid, str(move)))
+        return self.keep(KeptPosition(game, position.deal, advance_chance(state.play(move)), pid, str(move)))
 
-    def keep(self, position: Position) -> str:
+    def keep(self, position: KeptPosition) -> str:
         with self.lock:
             self.count += 1
             pid = f"p{self.count}"
@@ -221,7 +246,9 @@ class Engine:
         reply = {"type": "position", "id": tag, "position": pid, "game": game.name, "parent": position.parent,
                  "played": position.played, "text": str(state), "picture": state.picture(),
                  "legal": [str(m) for m in state.legal_moves()],
-                 "outcome": None if outcome is None else {"won": outcome.won, "score": outcome.score}}
+                 "outcome": None if outcome is None else {
+                     "won": outcome.won, "score": outcome.score,
+                     **({"scores": list(outcome.scores)} if outcome.scores is not None else {})}}
         if "blind" in game.modes:
             reply["seen_text"] = state.seen_text()
             reply["seen_picture"] = state.picture(seen_only=True)
@@ -233,7 +260,7 @@ class Engine:
 class _Analysis:
     """One analysis: started by ``start``, its final reply emitted once (done, stopped, or failed)."""
 
-    def __init__(self, engine: Engine, tag, pid: str, position: Position, request: dict):
+    def __init__(self, engine: Engine, tag, pid: str, position: KeptPosition, request: dict):
         self.engine, self.tag, self.pid, self.position, self.request = engine, tag, pid, position, request
         self.seconds = float(request.get("time_limit", DEFAULT_SECONDS))
         self.rows: dict[str, dict] = {}   # move -> its row, as the child sends them
@@ -246,7 +273,9 @@ class _Analysis:
         self.child = self.conn = self.thread = None
 
     def running(self) -> bool:
-        return not self.finished.is_set()
+        """Until it has replied; an inline analysis (no fork) until its search has ended too."""
+        return not self.finished.is_set() or (self.child is None and self.thread is not None
+                                             and self.thread.is_alive())
 
     def start(self) -> None:
         if not self.engine.isolate:  # no fork: here and now
@@ -300,6 +329,8 @@ class _Analysis:
     def _receive(self, kind, payload) -> None:
         if kind == "row":
             self.rows[payload["move"]] = payload
+        elif kind == "nodes":
+            self.nodes = payload
         elif kind == "line":
             self.best_line = payload
         elif kind == "progress":
@@ -312,29 +343,32 @@ class _Analysis:
 
     def stop(self) -> bool:
         """End it now with what it has (False: it had already replied)."""
-        if self.finished.is_set():
+        if self.replied:
             return False
         self._kill()
-        self._finish("stopped")
-        return True
+        return self._finish("stopped")
 
     def _kill(self) -> None:
         if self.child is not None and self.child.is_alive():
             self.child.kill()
 
-    def join(self) -> None:
-        self.finished.wait()
-
-    def _finish(self, status: str, problem: str | None = None) -> None:
+    def _finish(self, status: str, problem: str | None = None) -> bool:
+        """Reply once (False: another reply came first). Whatever the reply meets (a frontend gone,
+        a bug in the reply), the analysis is over: a later analysis may start, wait() returns."""
         with self.reply_lock:
             if self.replied:
-                return
+                return False
             self.replied = True
-        self.engine.emit(analysis_reply(self, status, problem))
-        self.finished.set()
+        try:
+            self.engine.emit(analysis_reply(self, status, problem))
+        except Exception:  # the output is gone (the frontend quit): nothing to tell, nobody to tell
+            pass
+        finally:
+            self.finished.set()
+        return True
 
 
-def _child(conn, position: Position, request: dict) -> None:
+def _child(conn, position: KeptPosition, request: dict) -> None:
     """The forked analysis: every message to the engine through ``conn``, last "done" or "failed"."""
     try:
         status = analyse(position, request, lambda kind, payload: conn.send((kind, payload)))
@@ -348,7 +382,7 @@ def _child(conn, position: Position, request: dict) -> None:
         conn.close()
 
 
-def analyse(position: Position, request: dict, send) -> str:
+def analyse(position: KeptPosition, request: dict, send) -> str:
     """Value every legal move of the position; ``send(kind, payload)`` gets each move's row
     ("row"), the best line when the search gave one ("line") and progress ("progress": nodes).
     Returns the status: "solved" (every value exact), "estimated" or "timeout"."""
@@ -398,6 +432,7 @@ def _analyse_open(game, state, limits, send, progress) -> str:
         value, exact = (None, False) if limits.expired() else solver.value(state.play(move))
         all_exact = all_exact and exact
         send("row", open_move_row(game, move, value if exact else None, exact))
+    send("nodes", getattr(solver, "nodes", 0) + (result.nodes if game.anytime else 0))  # not every solver counts
     return "solved" if all_exact else "timeout"
 
 
@@ -411,6 +446,7 @@ def _analyse_seats(game, state, limits, send) -> str:
         every = every and value is not None
         send("row", {"move": str(move), "verdict": "unknown" if value is None else "valued",
                      "exact": value is not None, "score": value})
+    send("nodes", getattr(solver, "nodes", 0))
     return "solved" if every else "timeout"
 
 
@@ -433,19 +469,19 @@ def analysis_reply(analysis: _Analysis, status: str, problem: str | None) -> dic
     mode = analysis.request.get("mode", "open")
     rows = list(analysis.rows.values())
     valued = {r["move"] for r in rows}
-    missing = [open_move_row(game, m, None, False) for m in state.legal_moves() if str(m) not in valued]
-    if mode == "blind":
-        for r in missing:
-            r.update(win_probability=None, interval=None, samples=None, expected_score=None)
-        rows = rows + missing
+    unvalued = [m for m in state.legal_moves() if str(m) not in valued]
+    if mode == "blind":  # the policy's order; its first move is the one to play, valued or not (a rule's)
+        best = rows[0]["move"] if rows else None
+        rows = rows + [blind_move_row(unvalued_row(m)) for m in unvalued]
         for i, r in enumerate(rows):
             r["best"] = i == 0 and r["win_probability"] is not None
     else:
-        rows = ranked_open_rows(game, rows + missing)
-    if missing and status in ("solved", "estimated"):
+        rows = ranked_open_rows(game, rows + [open_move_row(game, m, None, False) for m in unvalued])
+        best = rows[0]["move"] if rows and rows[0]["verdict"] != "unknown" else None  # a win found counts
+    if unvalued and status in ("solved", "estimated"):
         status = "timeout"
     reply = {"type": "analysis", "id": analysis.tag, "position": analysis.pid, "mode": mode, "status": status,
-             "moves": rows, "best": rows[0]["move"] if rows and rows[0].get("best") else None,
+             "moves": rows, "best": best,
              "line": analysis.best_line, "nodes": analysis.nodes,
              "seconds": round(time.perf_counter() - analysis.started, 3)}
     if problem:
@@ -473,7 +509,7 @@ def game_info(game) -> dict:
                         for name, (default, allowed) in game.options.items()}}
 
 
-def _is_tag(value) -> bool:
+def is_tag(value) -> bool:
     """A request's "id" is echoed back only when it is a short string or an integer."""
     return (isinstance(value, str) and len(value) <= 200) or (isinstance(value, int) and not isinstance(value, bool)
                                                               and abs(value) < 1 << 53)
@@ -486,17 +522,21 @@ def _short(message: str, limit: int = 300) -> str:
 def run_stdio(stdin, stdout) -> int:
     """`solodeck engine`: requests from ``stdin``, replies to ``stdout``, until quit or the end of input."""
     lock = threading.Lock()
+    gone = threading.Event()  # the frontend closed our output: nobody to answer, quit
 
     def emit(reply: dict) -> None:
         text = json.dumps(reply, separators=(",", ":"))
         with lock:
-            stdout.write(text + "\n")
-            stdout.flush()
+            try:
+                stdout.write(text + "\n")
+                stdout.flush()
+            except (OSError, ValueError):  # a broken pipe, a closed file
+                gone.set()
 
     emit(ready_reply())
     engine = Engine(emit)
     try:
-        while True:
+        while not gone.is_set():
             line = stdin.readline(MAX_REQUEST_BYTES + 1)
             if not line:  # the end of input: a running analysis still replies (quit ends it at once)
                 engine.wait()
@@ -512,4 +552,9 @@ def run_stdio(stdin, stdout) -> int:
         pass
     finally:
         engine.close()
+        if gone.is_set():  # stdout is broken: keep the interpreter's last flush quiet
+            try:
+                sys.stdout = open(os.devnull, "w")
+            except OSError:
+                pass
     return 0

@@ -28,6 +28,8 @@ class Position:
         self._reply = {k: v for k, v in reply.items() if k not in ("type", "id")}
 
     def __getattr__(self, name):
+        if name.startswith("_"):  # copy and pickle probe before _reply exists
+            raise AttributeError(name)
         try:
             return self._reply[name]
         except KeyError:

@@ -9,7 +9,9 @@ play page.
 
 The same Engine answers every connection: positions made on one are known to all. Only these
 routes exist, the server listens on 127.0.0.1 only, and it answers only requests addressed to
-127.0.0.1 or localhost (a page elsewhere cannot reach it by a rebound DNS name).
+127.0.0.1 or localhost (a page elsewhere cannot reach it by a rebound DNS name). A request must say
+it is JSON (Content-Type: application/json), which a page of another origin can only send after
+asking the server first, and the server never agrees; one that names another origin is refused.
 """
 from __future__ import annotations
 
@@ -18,11 +20,13 @@ import queue
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from .engine import MAX_REQUEST_BYTES, Engine, error_reply
+from .engine import MAX_REQUEST_BYTES, Engine, RequestError, is_tag, error_reply, parse_request
 from .view import VIEWER_FILES, viewer_dir
 
 PAGES = {**VIEWER_FILES, "play.html": "text/html", "play.js": "text/javascript"}
 ALLOWED_HOSTS = ("127.0.0.1", "localhost")
+MAX_CONNECTIONS = 16     # requests answered at once; more wait for a free slot or get a 503
+SOCKET_SECONDS = 30      # a client that sends nothing for this long is dropped
 
 
 class Router:
@@ -37,13 +41,15 @@ class Router:
         self.engine = Engine(self.emit)
 
     def emit(self, reply: dict) -> None:
-        if reply.get("type") == "progress":
-            self.progress = reply
         with self.lock:
             waiter = self.waiting.get(reply.get("id")) if isinstance(reply.get("id"), str) else None
+        own = reply if waiter is None else {**reply, "id": waiter[1]}
+        if reply.get("type") == "progress":
+            self.progress = own
+        elif reply.get("type") == "analysis":
+            self.progress = None  # GET /api/progress: null once no analysis runs
         if waiter is not None:
-            mailbox, own_id = waiter
-            mailbox.put({**reply, "id": own_id})
+            waiter[0].put(own)
 
     def ask(self, request) -> dict:
         """The reply to one request (for analyse: the final one)."""
@@ -53,7 +59,7 @@ class Router:
             self.count += 1
             tag = f"http-{self.count}"
             mailbox: queue.Queue = queue.Queue()
-            self.waiting[tag] = (mailbox, request.get("id"))
+            self.waiting[tag] = (mailbox, request.get("id") if is_tag(request.get("id")) else None)
         try:
             if request.get("cmd") == "analyse":
                 self.progress = None
@@ -70,6 +76,17 @@ class Router:
 class _Handler(BaseHTTPRequestHandler):
     router: Router
     page = None
+    slots: threading.BoundedSemaphore
+    timeout = SOCKET_SECONDS  # a silent client is dropped, not waited for
+
+    def handle_one_request(self):
+        if not self.slots.acquire(timeout=SOCKET_SECONDS):
+            self.close_connection = True
+            return
+        try:
+            super().handle_one_request()
+        finally:
+            self.slots.release()
 
     def do_GET(self):  # noqa: N802 (http.server's name)
         if not self._host_allowed():
@@ -87,6 +104,13 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if self.path.split("?", 1)[0] != "/api":
             return self._send(404, "text/plain", b"not found: POST goes to /api")
+        kind = (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+        if kind != "application/json":
+            return self._json(415, error_reply(None, "a request is JSON: send it with Content-Type: application/json"))
+        origin = self.headers.get("Origin")
+        port = self.server.server_address[1]
+        if origin is not None and origin not in (f"http://127.0.0.1:{port}", f"http://localhost:{port}"):
+            return self._json(403, error_reply(None, "requests from other origins are refused"))
         try:
             length = int(self.headers.get("Content-Length", ""))
         except ValueError:
@@ -95,9 +119,11 @@ class _Handler(BaseHTTPRequestHandler):
             return self._json(413, error_reply(None, f"request longer than {MAX_REQUEST_BYTES:,} bytes"))
         body = self.rfile.read(length)
         try:
-            request = json.loads(body)
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-            return self._json(400, error_reply(None, f"not a JSON object: {getattr(exc, 'msg', exc)}"))
+            request = parse_request(body.decode("utf-8"))
+        except UnicodeDecodeError:
+            return self._json(400, error_reply(None, "not a JSON object: not UTF-8"))
+        except RequestError as exc:
+            return self._json(400, error_reply(None, str(exc)))
         reply = self.router.ask(request)
         self._json(400 if reply["type"] == "error" else 200, reply)
 
@@ -125,7 +151,8 @@ class _Handler(BaseHTTPRequestHandler):
 
 def make_server(port: int = 0, host: str = "127.0.0.1") -> ThreadingHTTPServer:
     """A server (not yet serving) with its own engine; port 0 picks a free port."""
-    handler = type("EngineHandler", (_Handler,), {"router": Router(), "page": viewer_dir()})
+    handler = type("EngineHandler", (_Handler,), {"router": Router(), "page": viewer_dir(),
+                                                   "slots": threading.BoundedSemaphore(MAX_CONNECTIONS)})
     server = ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True
     return server

@@ -156,6 +156,9 @@ def hostile_requests(rng: random.Random, count: int) -> list:
         '{"cmd": "new", "deal": "game = \\"syndicate\\"\\n[position]\\nnonsense = 1"}', "\x00\x01\x02",
         '{"cmd": "new", "deal": 3}', '{"cmd": "new", "game": "syndicate", "id": {"a": 1}}',
         '{"cmd": "quit", "id": [1]}' .replace("quit", "qui t"), "[" * 5000 + "]" * 5000, '{"cmd": "stop", "position": 3}',
+        '{"cmd": "analyse", "position": "p1", "time_limit": NaN}', '{"cmd": "analyse", "position": "p1", "time_limit": Infinity}',
+        '{"cmd": "games", "id": ' + "9" * 5000 + "}", '{"cmd": "new", "game": "syndicate", "seed": ' + "9" * 5000 + "}",
+        '{"cmd": "new", "deal": "' + "[" * 3000 + '"}',
     ]
     out = list(base)
     fields = ["cmd", "game", "seed", "deal", "position", "move", "mode", "time_limit", "samples", "options", "id"]
@@ -230,12 +233,15 @@ def test_the_stdio_engine_answers_each_hostile_line_once_and_stays_up():
     assert not any("internal error" in r.get("error", "") for r in final)
 
 
-def post(server, body, host=None):
+def post(server, body, host=None, headers=None):
     port = server.server_address[1]
     data = body if isinstance(body, bytes) else json.dumps(body).encode()
-    request = urllib.request.Request(f"http://127.0.0.1:{port}/api", data=data, method="POST")
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/api", data=data, method="POST",
+                                     headers={"Content-Type": "application/json"})
     if host:
         request.add_header("Host", host)
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
     try:
         with urllib.request.urlopen(request, timeout=60) as response:
             return response.status, json.loads(response.read())
@@ -263,6 +269,9 @@ def test_the_http_server_answers_the_same_requests():
         assert status == 400
         status, body = post(server, {"cmd": "games"}, host="evil.example:80")
         assert status == 403
+        # a page of another origin: refused, and a plain-text post (no preflight) too
+        assert post(server, {"cmd": "games"}, headers={"Origin": "http://evil.example"})[0] == 403
+        assert post(server, {"cmd": "games"}, headers={"Content-Type": "text/plain"})[0] == 415
         rng = random.Random(5)
         for line in hostile_requests(rng, 200):
             status, reply = post(server, line.encode())
@@ -308,3 +317,17 @@ def test_the_readmes_frontend_examples_run():
         assert done.stdout.strip(), command
     assert any(json.loads(line)["type"] == "analysis" for line in
                subprocess.run(pipeline, shell=True, capture_output=True, text=True, cwd="/").stdout.splitlines())
+
+
+def test_a_frontend_that_goes_away_mid_analysis_ends_the_engine():
+    """The frontend closes both pipes while an analysis runs: the engine ends at once, exit 0."""
+    process = subprocess.Popen([sys.executable, "-m", "solodeck", "engine"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdin.write(json.dumps({"cmd": "new", "game": "skyway", "seed": 1}) + "\n"
+                        + json.dumps({"cmd": "analyse", "position": "p1", "time_limit": 60}) + "\n")
+    process.stdin.flush()
+    process.stdout.readline(), process.stdout.readline()
+    process.stdout.close()
+    process.stdin.close()
+    assert process.wait(timeout=30) == 0
+    assert "Traceback" not in process.stderr.read()

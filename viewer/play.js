@@ -9,7 +9,8 @@
   const state = { games: [], game: null, history: [], position: null, hints: null, thinking: false, poll: null };
 
   async function ask(request) {
-    const response = await fetch("api", { method: "POST", body: JSON.stringify(request) });
+    const response = await fetch("api", { method: "POST", headers: { "Content-Type": "application/json" },
+                                          body: JSON.stringify(request) });
     const reply = await response.json();
     if (reply && reply.type === "error") throw new Error(reply.error);
     return reply;
@@ -60,7 +61,7 @@
     $("line").innerHTML = state.history.slice(1).map((h) => `<li><code>${draw.esc(h.played)}</code></li>`).join("");
     $("undo").disabled = state.history.length < 2 || state.thinking;
     $("hint").disabled = state.thinking || !p.legal.length;
-    $("stop").disabled = !state.thinking;
+    $("stop").disabled = false; // also ends an analysis a reloaded page left running
     const hints = state.hints && state.hints.position === p.position ? state.hints : null;
     const rows = hints ? hints.moves : p.legal.map((move) => ({ move }));
     $("moves-head").innerHTML = hints ? "<th>#</th><th>move</th><th>verdict</th><th>value</th>" : "<th>move</th>";
@@ -74,7 +75,8 @@
       $("status").textContent = `game over: ${p.outcome.won ? "won" : "lost"}` +
         (p.outcome.score !== null ? `, ${state.game.score_name || "score"} ${p.outcome.score}` : "");
     } else if (!state.thinking && hints) {
-      $("status").textContent = `hint: ${hints.status}, ${hints.seconds.toFixed(2)} s`;
+      $("status").textContent = `hint: ${hints.status}, ${hints.seconds.toFixed(2)} s` +
+        (hints.problem ? ` (${hints.problem})` : "");
     } else if (!state.thinking) {
       $("status").textContent = "";
     }
@@ -114,10 +116,12 @@
     render();
     $("status").textContent = "thinking…";
     state.poll = setInterval(async () => {
-      const progress = await (await fetch("api/progress")).json();
-      if (progress && state.thinking) {
-        $("status").textContent = `thinking… ${progress.nodes.toLocaleString()} nodes, ${progress.valued} moves valued, ${progress.seconds.toFixed(1)} s`;
-      }
+      try {
+        const progress = await (await fetch("api/progress")).json();
+        if (progress && state.thinking) {
+          $("status").textContent = `thinking… ${progress.nodes.toLocaleString()} nodes, ${progress.valued} moves valued, ${progress.seconds.toFixed(1)} s`;
+        }
+      } catch (exc) { /* a missed progress line: the next poll tries again */ }
     }, 250);
     try {
       state.hints = await ask({ cmd: "analyse", position: state.position.position, mode: $("mode").value,
@@ -164,7 +168,12 @@
     state.games = (await ask({ cmd: "games" })).games.filter((g) => !g.several_players);
     $("game").innerHTML = state.games.map((g) => `<option value="${draw.esc(g.name)}">${draw.esc(g.title)}</option>`).join("");
     const params = new URLSearchParams(location.search);
-    if (params.get("game")) $("game").value = params.get("game");
+    const wanted = params.get("game");
+    if (wanted && !state.games.some((g) => g.name === wanted)) {
+      showError(`?game=${wanted}: not a game this page plays (one player: ${state.games.map((g) => g.name).join(", ")})`);
+      return;
+    }
+    if (wanted) $("game").value = wanted;
     if (params.get("seed")) $("seed").value = params.get("seed");
     optionInputs(state.games.find((g) => g.name === $("game").value));
     document.body.dataset.state = "idle";
