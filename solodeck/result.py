@@ -64,7 +64,7 @@ class Limits:
     deadline: float | None = None
     # positions one search may enter (each value() its own; None = no limit): a budget inside a
     # decision that is the same on every machine. Honored by the cycle-aware search (solvers/reach.py)
-    # and the kernels that mirror it (Frozen Novelty's), which the determinized estimator asks.
+    # and the kernels that mirror it, which the determinized estimator asks.
     max_nodes: int | None = None
 
     def seconds(self, default: float | None = None) -> float | None:
