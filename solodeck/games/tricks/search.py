@@ -78,9 +78,12 @@ class KernelParanoid:
         rounds of FIRST_ROUND_NODES nodes each, four times more each round, until every one is
         decided or the deadline passes (a search's proven range is the tightest of its rounds: each
         is a proof); without one, each search once, with its own time limit."""
+        from ...result import StopReason
+
         results = [None] * len(searches)
         budget = FIRST_ROUND_NODES if self.limits.deadline is not None else 0
         while True:
+            widened = False  # a search stopped by this round's budget (not by the table): one more helps
             for i, (st, seat) in enumerate(searches):
                 if (results[i] is not None and results[i][0] is not None) or self.limits.expired():
                     continue
@@ -93,8 +96,9 @@ class KernelParanoid:
                     proven = (_tighter(old[0], proven[0], max), _tighter(old[1], proven[1], min))
                 spent = self.nodes - before + (results[i][3] if results[i] is not None else 0)
                 results[i] = (v, proven, self.stop, spent)
+                widened = widened or (v is None and self.stop == StopReason.TIMEOUT)  # the budget stops as time
             self.search.node_limit = 0
-            if not budget or self.limits.expired() or all(r[0] is not None for r in results):
+            if not budget or not widened or self.limits.expired() or budget > 1 << 50:
                 return results
             budget *= 4
 
