@@ -24,11 +24,23 @@ answer on any machine. The path's frames (76 bytes each) are outside that cap. `
 changes which moves are tried first (0: returns of the smaller values first, 1: the larger):
 search.py runs one pass of each.
 
+``dominance`` (on by default; search.py turns it on for the second pass only) also skips a
+position that differs from one entered only by traps face up here and face down there. Why it is
+exact: a face-down trap is worth at least a face-up one, since every move of the face-up version
+is a move of the face-down one with the same result but for those faces (a trap never shoots, is
+never marked or scored; a look turns the same cards; only the face-down trap can be landed on),
+so whatever the skipped position reaches, the entered one reaches a position at least as good,
+and the entered one's moves are all searched or cut by the bound. The traps' faces are kept in
+the key apart (``key_of``), outside its hash, so the versions of a position meet in one probe
+chain (docs/rules/loot-the-loop.md, tests/test_loot_the_loop_dominance.py).
+
 Utilities: a win scoring s is WIN_BASE + s, a loss scoring s is s.
 """
 from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t, uint8_t
+
+cdef uint64_t LOW_32 = 0xFFFFFFFF
 from shared cimport (STOP_NONE, STOP_TIME, STOP_STATES, mix64, Clock, clock_restart, clock_start,
                      clock_expired, capacity_for, table_full, table_calloc)
 
@@ -41,6 +53,7 @@ cdef enum:
     MAX_MOVES = 8
     CHECK_EVERY = 0x3FF
     WIN_BASE = 1000
+    TRAP_BITS = 32      # where key_of keeps the traps' faces in w[3] (the deck and notes use bits 0-31)
     # move codes: look 0, mark 1, explore v 16 + v, return v 32 + v
     M_LOOK = 0
     M_MARK = 1
@@ -229,20 +242,37 @@ cdef inline int bound_of(Pos* p) noexcept nogil:
 
 
 cdef inline void key_of(Pos* p, Entry* e) noexcept nogil:
-    cdef int i
+    """The position's key: each card's class + 1 by nibbles (top first), the notes' values, the
+    faces of the cards other than traps, and apart from them (bits 32-43 of w[3], outside the
+    hash and the comparison of keys) the faces of the traps, in deck order (``dominated``)."""
+    cdef int i, t = 0
     memset(e, 0, sizeof(Entry))
     for i in range(p.n):
         e.w[i >> 4] |= (<uint64_t>((p.deck[i] >> 1) + 1)) << ((i & 15) * 4)
         if p.deck[i] & 1:
-            e.w[4] |= (<uint64_t>1) << i
+            if (p.deck[i] >> 1) == TRAP:
+                e.w[3] |= (<uint64_t>1) << (TRAP_BITS + t)
+            else:
+                e.w[4] |= (<uint64_t>1) << i
+        if (p.deck[i] >> 1) == TRAP:
+            t += 1
     for i in range(p.nn):
         e.w[(53 + i) >> 4] |= (<uint64_t>p.notes[i]) << (((53 + i) & 15) * 4)
     if p.exited:
         e.w[4] |= (<uint64_t>1) << 63
 
 
+cdef inline uint64_t traps_up(Entry* e) noexcept nogil:
+    return e.w[3] >> TRAP_BITS
+
+
+cdef inline bint same_but_traps(Entry* a, Entry* b) noexcept nogil:
+    return (a.w[0] == b.w[0] and a.w[1] == b.w[1] and a.w[2] == b.w[2]
+            and (a.w[3] ^ b.w[3]) & LOW_32 == 0 and a.w[4] == b.w[4])
+
+
 cdef inline uint64_t hash_of(Entry* e) noexcept nogil:
-    return mix64(e.w[0] ^ mix64(e.w[1] ^ mix64(e.w[2] ^ mix64(e.w[3] ^ mix64(e.w[4])))))
+    return mix64(e.w[0] ^ mix64(e.w[1] ^ mix64(e.w[2] ^ mix64((e.w[3] & LOW_32) ^ mix64(e.w[4])))))
 
 
 cdef class Search:
@@ -259,6 +289,8 @@ cdef class Search:
     cdef Frame* frames
     cdef int frames_cap
     cdef public int order  # 0: returns of the smaller values first, 1: of the larger values first
+    cdef public bint dominance  # skip a position dominated by one entered (Search.enter)
+    cdef public uint64_t dominated  # positions skipped so (over every search of this object)
     cdef public int best_value
     cdef public uint64_t first_win_nodes
     cdef int _top
@@ -275,7 +307,8 @@ cdef class Search:
             raise MemoryError()
         clock_restart(&self.clock, time_limit)
         self.max_states = max_states
-        self.nodes = self.stored = self.used = 0
+        self.nodes = self.stored = self.used = self.dominated = 0
+        self.dominance = True
         self.stopped = STOP_NONE
         self._line_buf = NULL
         self._line_cap = self._line_len = 0
@@ -316,36 +349,28 @@ cdef class Search:
         return 1
 
     cdef int enter(self, Pos* p) noexcept nogil:
-        """1 if the position is new (and now entered), 0 if it was entered before, -1 if the set
-        is full."""
+        """1 if the position is new (and now entered), 0 if it was entered before or is dominated
+        by a position entered before (the same but for traps face up here and face down there,
+        when ``dominance`` is on), -1 if the set is full."""
         cdef Entry e
-        cdef uint64_t mask, h
+        cdef uint64_t mask, h, up
         key_of(p, &e)
+        up = traps_up(&e)
         if table_full(self.used, self.capacity):
             if not self.grow():
                 return -1
         mask = self.capacity - 1
         h = hash_of(&e) & mask
         while self.table[h].w[0] != 0:
-            if (self.table[h].w[0] == e.w[0] and self.table[h].w[1] == e.w[1] and self.table[h].w[2] == e.w[2]
-                    and self.table[h].w[3] == e.w[3] and self.table[h].w[4] == e.w[4]):
-                return 0
+            if same_but_traps(&self.table[h], &e):
+                if traps_up(&self.table[h]) == up or (self.dominance and traps_up(&self.table[h]) & ~up == 0):
+                    if traps_up(&self.table[h]) != up:
+                        self.dominated += 1
+                    return 0
             h = (h + 1) & mask
         self.table[h] = e
         self.used += 1
         return 1
-
-    cdef int contains(self, Pos* p) noexcept nogil:
-        cdef Entry e
-        cdef uint64_t mask = self.capacity - 1, h
-        key_of(p, &e)
-        h = hash_of(&e) & mask
-        while self.table[h].w[0] != 0:
-            if (self.table[h].w[0] == e.w[0] and self.table[h].w[1] == e.w[1] and self.table[h].w[2] == e.w[2]
-                    and self.table[h].w[3] == e.w[3] and self.table[h].w[4] == e.w[4]):
-                return 1
-            h = (h + 1) & mask
-        return 0
 
     # -- positions from Python -----------------------------------------------------------------
     cdef void load(self, deck, notes, bint exited, Pos* p):
