@@ -22,6 +22,7 @@ import json
 import math
 import multiprocessing
 import os
+import select
 import sys
 import threading
 import time
@@ -519,6 +520,16 @@ def _short(message: str, limit: int = 300) -> str:
     return message if len(message) <= limit else message[:limit] + " ..."
 
 
+def _reader_gone(stream) -> bool:
+    """Has the reader of ``stream`` (a pipe) gone away? poll() tells without writing a byte."""
+    try:
+        poller = select.poll()
+        poller.register(stream.fileno(), select.POLLERR | select.POLLHUP)
+        return bool(poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # no poll() (Windows), or no descriptor
+        return False
+
+
 def run_stdio(stdin, stdout) -> int:
     """`solodeck engine`: requests from ``stdin``, replies to ``stdout``, until quit or the end of input."""
     lock = threading.Lock()
@@ -539,7 +550,10 @@ def run_stdio(stdin, stdout) -> int:
         while not gone.is_set():
             line = stdin.readline(MAX_REQUEST_BYTES + 1)
             if not line:  # the end of input: a running analysis still replies (quit ends it at once)
-                engine.wait()
+                analysis = engine.analysis
+                while analysis is not None and analysis.running() and not gone.is_set() \
+                        and not _reader_gone(stdout):  # nobody left to read the reply: end now
+                    analysis.finished.wait(0.2)
                 break
             if len(line) > MAX_REQUEST_BYTES and not line.endswith("\n"):
                 while line and not line.endswith("\n"):  # the rest of the oversized line is dropped

@@ -328,6 +328,6 @@ def test_a_frontend_that_goes_away_mid_analysis_ends_the_engine():
     process.stdin.flush()
     process.stdout.readline(), process.stdout.readline()
     process.stdout.close()
-    process.stdin.close()
+    process.stdin.close()  # the end of input at once: the engine must see that nobody reads
     assert process.wait(timeout=30) == 0
     assert "Traceback" not in process.stderr.read()
