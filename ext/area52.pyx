@@ -1107,6 +1107,14 @@ cdef class Exact:
         return best
 
     # -- the root ------------------------------------------------------------------------------------
+    cdef void begin(self, uint64_t max_nodes, double seconds) noexcept:
+        """A search from the root starts: its node budget (0: none) and its time limit (0: none)."""
+        self.max_nodes = self.nodes + max_nodes if max_nodes else 0
+        self.stopped = STOP_NONE
+        clock_restart(&self.clock, seconds)
+        clock_start(&self.clock)
+        self.depth = 0
+
     def below(self, uint64_t max_nodes=0, double seconds=0.0, uint64_t cap=0):
         """Branch and bound from below: the value (exact) or None when a limit stopped it; the
         incumbent and its line are the best found either way. ``cap`` > 0 makes it a line search
@@ -1117,11 +1125,7 @@ cdef class Exact:
         cdef int v
         self.cap = cap
         self.sub_end = 0
-        self.max_nodes = self.nodes + max_nodes if max_nodes else 0
-        self.stopped = STOP_NONE
-        clock_restart(&self.clock, seconds)
-        clock_start(&self.clock)
-        self.depth = 0
+        self.begin(max_nodes, seconds)
         v = self.search(&p, NEG)
         if self.stopped:
             return None
@@ -1138,11 +1142,7 @@ cdef class Exact:
         best loss is searched with branch and bound alone."""
         cdef XPos p = self.root
         cdef int v
-        self.max_nodes = self.nodes + max_nodes if max_nodes else 0
-        self.stopped = STOP_NONE
-        clock_restart(&self.clock, seconds)
-        clock_start(&self.clock)
-        self.depth = 0
+        self.begin(max_nodes, seconds)
         self.upper = self.bound(&p)
         while True:
             if floor >= self.upper:
@@ -1164,26 +1164,7 @@ cdef class Exact:
         root's exact value when it beats ``floor``, else ``floor`` proven best (None: stopped)."""
         cdef XPos p = self.root
         cdef int v
-        self.max_nodes = self.nodes + max_nodes if max_nodes else 0
-        self.stopped = STOP_NONE
-        clock_restart(&self.clock, seconds)
-        clock_start(&self.clock)
-        self.depth = 0
-        v = self.search(&p, floor)
-        if self.stopped:
-            return None
-        return v if v > floor else floor
-
-    def prove_above(self, int floor, uint64_t max_nodes=0, double seconds=0.0):
-        """Branch and bound from below with ``floor`` (a value some line reaches) as the alpha: the
-        root's exact value when it beats ``floor``, else ``floor`` proven best (None: stopped)."""
-        cdef XPos p = self.root
-        cdef int v
-        self.max_nodes = self.nodes + max_nodes if max_nodes else 0
-        self.stopped = STOP_NONE
-        clock_restart(&self.clock, seconds)
-        clock_start(&self.clock)
-        self.depth = 0
+        self.begin(max_nodes, seconds)
         v = self.search(&p, floor)
         if self.stopped:
             return None
