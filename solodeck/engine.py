@@ -71,6 +71,7 @@ def _no_constant(name):
 
 @dataclass
 class KeptPosition:
+    """A position the engine keeps under an id: never changed, so an old id is an undo."""
     game: object
     deal: object
     state: object
