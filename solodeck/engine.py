@@ -33,7 +33,7 @@ from .version import __version__
 from .api import advance_chance
 from .deals import deal_from_data, deal_from_text
 from .errors import SolodeckError
-from .hints import blind_move_row, found_move_row, open_move_row, ranked_open_rows
+from .hints import blind_move_row, found_move_row, open_move_row, ranked_open_rows, seat_move_row
 from .registry import GAMES, get_game
 from .result import Limits
 from .solvers.stats import unvalued_row
@@ -153,13 +153,13 @@ class Engine:
 
     def _analyse(self, request, tag) -> bool:
         pid = self.position_of(request)
-        if not math.isfinite(request.get("time_limit", DEFAULT_SECONDS)):  # a Python caller's NaN
+        if not math.isfinite(seconds_of(request)):  # a Python caller's NaN
             raise RequestError("time_limit: a number of seconds, more than 0")
         with self.lock:
             if self.analysis is not None and self.analysis.running():
                 raise RequestError(f"an analysis is running (of {self.analysis.pid}): send stop first")
             position = self.positions[pid]
-            mode = request.get("mode", "open")
+            mode = mode_of(request)
             if mode not in position.game.modes:
                 raise RequestError(f"{position.game.name} has no {mode} mode (modes: {', '.join(position.game.modes)})")
             self.analysis = _Analysis(self, tag, pid, position, request)
@@ -264,7 +264,7 @@ class _Analysis:
 
     def __init__(self, engine: Engine, tag, pid: str, position: KeptPosition, request: dict):
         self.engine, self.tag, self.pid, self.position, self.request = engine, tag, pid, position, request
-        self.seconds = float(request.get("time_limit", DEFAULT_SECONDS))
+        self.seconds = seconds_of(request)
         self.rows: dict[str, dict] = {}   # move -> its row, as the child sends them
         self.best_line: list | None = None
         self.nodes = 0
@@ -391,8 +391,7 @@ def analyse(position: KeptPosition, request: dict, send) -> str:
     game, state = position.game, position.state
     if state.outcome() is not None or not state.legal_moves():
         return "solved"
-    mode = request.get("mode", "open")
-    seconds = float(request.get("time_limit", DEFAULT_SECONDS))
+    mode, seconds = mode_of(request), seconds_of(request)
     limits = Limits(seconds, request.get("max_states"), ANALYSIS_MEMORY_MB, time.perf_counter() + seconds)
     last = [0.0]
 
@@ -446,8 +445,7 @@ def _analyse_seats(game, state, limits, send) -> str:
     for move in state.legal_moves():
         value = None if limits.expired() else solver.value(state.play(move), seat)
         every = every and value is not None
-        send("row", {"move": str(move), "verdict": "unknown" if value is None else "valued",
-                     "exact": value is not None, "score": value})
+        send("row", seat_move_row(move, value))
     send("nodes", getattr(solver, "nodes", 0))
     return "solved" if every else "timeout"
 
@@ -468,7 +466,7 @@ def analysis_reply(analysis: _Analysis, status: str, problem: str | None) -> dic
     """The final reply: every legal move, valued ones ranked first (open: by value, exact before
     found; blind: as the policy ranked them), the rest "unknown"."""
     game, state = analysis.position.game, analysis.position.state
-    mode = analysis.request.get("mode", "open")
+    mode = mode_of(analysis.request)
     rows = list(analysis.rows.values())
     valued = {r["move"] for r in rows}
     unvalued = [m for m in state.legal_moves() if str(m) not in valued]
@@ -492,6 +490,15 @@ def analysis_reply(analysis: _Analysis, status: str, problem: str | None) -> dic
 
 
 # -- replies and helpers ------------------------------------------------------------------------
+def mode_of(request) -> str:
+    return request.get("mode", "open")
+
+
+def seconds_of(request) -> float:
+    """An analysis's time limit, in seconds."""
+    return float(request.get("time_limit", DEFAULT_SECONDS))
+
+
 def ready_reply(tag=None) -> dict:
     return {"type": "ready", "id": tag, "protocol": PROTOCOL, "version": VERSION, "solodeck": __version__}
 

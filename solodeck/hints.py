@@ -66,6 +66,13 @@ def ranked_open_rows(game, rows: list) -> list:
     return rows
 
 
+def seat_move_row(move, value) -> dict:
+    """A move's row in a game of several players: the value the seat on turn guarantees after it
+    (None: a limit stopped that search)."""
+    return {"move": str(move), "verdict": "unknown" if value is None else "valued",
+            "exact": value is not None, "score": value}
+
+
 def blind_move_row(row) -> dict:
     """A blind estimator's or expectimax's row (solvers/blind.py) in the hint files' move format."""
     return {"move": str(row["move"]), "verdict": _blind_verdict(row), "exact": row["exact"], "score": None,
@@ -113,8 +120,7 @@ def build_hand_hints(game, deal: Deal, solver) -> dict:
         seat = state.to_move()
         rows = []
         for move, value in solver.move_values(state, seat):
-            rows.append({"move": str(move), "verdict": "unknown" if value is None else "valued",
-                         "exact": value is not None, "score": value, "_move": move})
+            rows.append({**seat_move_row(move, value), "_move": move})
         known = [r["score"] for r in rows if r["exact"]]
         top = max(known) if known else None
         for r in rows:

@@ -305,15 +305,22 @@ def test_seeded_deals_are_won(variant):
     assert result.verdict == "winnable" and GAME.replay_moves(state, result.line).won
 
 
-def small_position(rng, variant, left):
-    """A random position with ``left`` cards out of the foundations, dealt face down over the
-    Deck and Down stacks, some tops turned up."""
+def cards_left(rng, left):
+    """(foundations, the ``left`` cards above them in a random order): ``left`` cards taken back
+    from complete foundations, each from a random suit that still has one."""
     found = [13, 13, 13, 13]
     for _ in range(left):
         s = rng.choice([s for s in range(4) if found[s] > 0])
         found[s] -= 1
     cards = [s * 13 + r - 1 for s in range(4) for r in range(found[s] + 1, 14)]
     rng.shuffle(cards)
+    return found, cards
+
+
+def small_position(rng, variant, left):
+    """A random position with ``left`` cards out of the foundations, dealt face down over the
+    Deck and Down stacks, some tops turned up."""
+    found, cards = cards_left(rng, left)
     stacks = [[] for _ in range(12)]
     for c in cards:
         stacks[rng.choice([0, 1, 2, 3, 8, 9, 10, 11])].append(c * 2)

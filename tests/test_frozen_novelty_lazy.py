@@ -20,7 +20,7 @@ from solodeck.games.frozen_novelty.rules import (DECK, DOWN, UP, Move, Rules, St
 from solodeck.registry import get_game
 from solodeck.solvers import Limits, ReachabilitySolver
 from solodeck.solvers.reach import closure
-from test_frozen_novelty import DECK_TO_DECK, DOWN_FITS, EMPTY_DECK, STUCK, position
+from test_frozen_novelty import DECK_TO_DECK, DOWN_FITS, EMPTY_DECK, STUCK, cards_left, position
 
 GAME = get_game("frozen-novelty")
 KERNEL = load("frozen_novelty")
@@ -32,12 +32,7 @@ def very_hard_position(rng, left):
     """A random very hard position with ``left`` cards out of the foundations: up to four of the
     highest face up alone in the Up stacks (few empty Up stacks: many losses), the others face
     down over the Deck and Down stacks, some tops turned up."""
-    found = [13, 13, 13, 13]
-    for _ in range(left):
-        s = rng.choice([s for s in range(4) if found[s] > 0])
-        found[s] -= 1
-    cards = [s * 13 + r - 1 for s in range(4) for r in range(found[s] + 1, 14)]
-    rng.shuffle(cards)
+    found, cards = cards_left(rng, left)
     stacks = [[] for _ in range(12)]
     high = sorted(cards, key=lambda c: -(c % 13))[:rng.choice([0, 2, 3, 3, 4, 4])]
     for j, c in zip(UP, high):
