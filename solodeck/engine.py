@@ -22,7 +22,9 @@ import json
 import math
 import multiprocessing
 import os
+import pickle
 import select
+import signal
 import sys
 import threading
 import time
@@ -44,7 +46,8 @@ MAX_POSITIONS = 10_000            # positions kept (a few kB each); the oldest a
 DEFAULT_SECONDS = 5.0             # an analysis without a time limit
 PROGRESS_EVERY = 0.2              # seconds between two progress lines of an analysis
 GRACE_SECONDS = 2.0               # an analysis past its time limit by this much is ended
-ANALYSIS_MEMORY_MB = 512.0        # each analysis's transposition table
+ANALYSIS_MEMORY_MB = 512.0        # each analysis's transposition table (each worker's)
+DEFAULT_WORKERS = 2               # an open analysis's moves are valued by up to this many processes
 
 
 def schema() -> dict:
@@ -373,7 +376,13 @@ class _Analysis:
 def _child(conn, position: KeptPosition, request: dict) -> None:
     """The forked analysis: every message to the engine through ``conn``, last "done" or "failed"."""
     try:
-        status = analyse(position, request, lambda kind, payload: conn.send((kind, payload)))
+        lock = threading.Lock()  # worker rows are passed on by a thread of their own
+
+        def send(kind, payload):
+            with lock:
+                conn.send((kind, payload))
+
+        status = analyse(position, request, send, workers=workers_of(request))
         conn.send(("done", status))
     except BaseException as exc:  # anything: the engine must hear why this analysis ended
         try:
@@ -384,10 +393,12 @@ def _child(conn, position: KeptPosition, request: dict) -> None:
         conn.close()
 
 
-def analyse(position: KeptPosition, request: dict, send) -> str:
+def analyse(position: KeptPosition, request: dict, send, workers: int = 1) -> str:
     """Value every legal move of the position; ``send(kind, payload)`` gets each move's row
     ("row"), the best line when the search gave one ("line") and progress ("progress": nodes).
-    Returns the status: "solved" (every value exact), "estimated" or "timeout"."""
+    ``workers``: processes valuing an open position's moves side by side (more than 1 forks, so
+    only a forked analysis asks for them). Returns the status: "solved" (every value exact),
+    "estimated" or "timeout"."""
     game, state = position.game, position.state
     if state.outcome() is not None or not state.legal_moves():
         return "solved"
@@ -406,10 +417,10 @@ def analyse(position: KeptPosition, request: dict, send) -> str:
         return _analyse_blind(game, state, request, send)
     if game.several_players:
         return _analyse_seats(game, state, limits, send)
-    return _analyse_open(game, state, limits, send, progress)
+    return _analyse_open(game, state, limits, send, progress, workers)
 
 
-def _analyse_open(game, state, limits, send, progress) -> str:
+def _analyse_open(game, state, limits, send, progress, workers=1) -> str:
     """Every move's value, exact or unknown. In a game whose whole deals are too big to exhaust
     (Game.anytime) the best line found comes first, with half the time when other moves are left,
     so the move to play is known even where no value is proven."""
@@ -426,15 +437,105 @@ def _analyse_open(game, state, limits, send, progress) -> str:
             first = result.line[0]
             send("line", [str(m) for m in result.line])
             send("row", found_move_row(first, result))
+    rest = [move for move in moves if move != first]
+    claim = _Claims(len(rest))  # each process takes the next move not yet taken: the load balances
+    helpers = [_value_in_worker(game, state, rest, claim, limits) for _ in range(min(workers, len(rest)) - 1)]
+    relays = [_Relay(reader, send) for _, reader in helpers]
+    for relay in relays:
+        relay.start()
+    exact, nodes = _value_moves(game, state, rest, claim, limits, send, progress)
+    for relay in relays:
+        relay.join()
+    for pid, _ in helpers:
+        os.waitpid(pid, 0)
+    all_exact = all_exact and exact and all(relay.exact for relay in relays)
+    send("nodes", nodes + sum(relay.nodes for relay in relays) + (result.nodes if game.anytime else 0))
+    return "solved" if all_exact else "timeout"
+
+
+class _Claims:
+    """Indices 0 .. count - 1 handed out once each, to this process and the workers it forks."""
+
+    def __init__(self, count: int):
+        self.count, self.taken = count, multiprocessing.get_context("fork").Value("i", 0)
+
+    def next(self) -> int | None:
+        with self.taken.get_lock():
+            index = self.taken.value
+            self.taken.value = index + 1
+        return index if index < self.count else None
+
+
+def _value_moves(game, state, moves, claim, limits, send, progress) -> tuple:
+    """Each move claimed from ``moves``, valued, its row sent; (every value exact?, nodes searched)."""
+    from .solvers import make_solver
+
     solver = make_solver(game, limits, progress)
-    for move in moves:
-        if move == first:
-            continue
+    all_exact = True
+    while (index := claim.next()) is not None:
+        move = moves[index]
         value, exact = (None, False) if limits.expired() else solver.value(state.play(move))
         all_exact = all_exact and exact
         send("row", open_move_row(game, move, value if exact else None, exact))
-    send("nodes", getattr(solver, "nodes", 0) + (result.nodes if game.anytime else 0))  # not every solver counts
-    return "solved" if all_exact else "timeout"
+    nodes = getattr(solver, "nodes", None)
+    search = getattr(solver, "search", None)  # a kernel solver counts in its search
+    return all_exact, nodes if nodes is not None else getattr(search, "nodes", 0)
+
+
+def _value_in_worker(game, state, moves, claim, limits) -> tuple:
+    """(pid, reader): a forked worker valuing the moves it claims; it writes their rows, then
+    ("done", (every value exact?, nodes)), pickled to the pipe read by ``reader``. It dies with
+    this process (Linux), so a stopped analysis leaves no worker behind."""
+    read_end, write_end = os.pipe()
+    parent = os.getpid()
+    pid = os.fork()
+    if pid:
+        os.close(write_end)
+        return pid, os.fdopen(read_end, "rb")
+    try:
+        os.close(read_end)
+        _die_with(parent)
+        with os.fdopen(write_end, "wb") as out:
+            def send(kind, payload):
+                pickle.dump((kind, payload), out)
+                out.flush()
+
+            send("done", _value_moves(game, state, moves, claim, limits, send, None))
+    finally:
+        os._exit(0)  # never back into the analysis's own code
+
+
+class _Relay(threading.Thread):
+    """Passes a worker's rows on as they come, and keeps its summary (exact, nodes)."""
+
+    def __init__(self, reader, send):
+        super().__init__(daemon=True)
+        self.reader, self.send = reader, send
+        self.exact, self.nodes = False, 0
+
+    def run(self) -> None:
+        with self.reader:
+            while True:
+                try:
+                    kind, payload = pickle.load(self.reader)
+                except (EOFError, OSError, pickle.UnpicklingError):
+                    return  # the worker died: the moves it did not send stay unvalued
+                if kind == "done":
+                    self.exact, self.nodes = payload
+                    return
+                self.send(kind, payload)
+
+
+def _die_with(parent: int) -> None:
+    """Ask the kernel to end this process when its parent ends (Linux's PR_SET_PDEATHSIG)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the parent ended before the request took hold
+        os._exit(0)
 
 
 def _analyse_seats(game, state, limits, send) -> str:
@@ -468,6 +569,10 @@ def analysis_reply(analysis: _Analysis, status: str, problem: str | None) -> dic
     game, state = analysis.position.game, analysis.position.state
     mode = mode_of(analysis.request)
     rows = list(analysis.rows.values())
+    if mode != "blind":  # in the legal moves' order (the found line's move first) whatever order they came in
+        order = {str(m): i for i, m in enumerate(state.legal_moves())}
+        line_move = analysis.best_line[0] if analysis.best_line else None
+        rows.sort(key=lambda r: (r["move"] != line_move, order.get(r["move"], len(order))))
     valued = {r["move"] for r in rows}
     unvalued = [m for m in state.legal_moves() if str(m) not in valued]
     if mode == "blind":  # the policy's order; its first move is the one to play, valued or not (a rule's)
@@ -492,6 +597,15 @@ def analysis_reply(analysis: _Analysis, status: str, problem: str | None) -> dic
 # -- replies and helpers ------------------------------------------------------------------------
 def mode_of(request) -> str:
     return request.get("mode", "open")
+
+
+def workers_of(request) -> int:
+    """Processes valuing an open analysis's moves: the request's, else the cores this process may
+    use, at most DEFAULT_WORKERS."""
+    if "workers" in request:
+        return request["workers"]
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(DEFAULT_WORKERS, cores))
 
 
 def seconds_of(request) -> float:

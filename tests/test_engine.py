@@ -137,6 +137,64 @@ def test_stop_ends_a_long_analysis_at_once_with_what_it_has():
     assert c.ask({"cmd": "legal", "position": pid})["type"] == "legal"
 
 
+@pytest.mark.parametrize("puzzle", ["foursquare/win-1.toml", "foursquare/win-2.toml", "syndicate/forced-two.toml"])
+def test_workers_value_every_move_as_one_process_does(puzzle):
+    """Moves valued side by side (each process takes the next move left) give the same reply,
+    in the same order, as one process valuing them all."""
+    c = Client()
+    pid = c.ask({"cmd": "new", "deal": (ROOT / "puzzles" / puzzle).read_text()})["position"]
+    replies = [c.ask({"cmd": "analyse", "position": pid, "time_limit": 60, "workers": workers, "id": workers})
+               for workers in (1, 2, 3)]
+    assert replies[0]["status"] == "solved" and len(replies[0]["moves"]) > 1
+    assert replies[0]["moves"] == replies[1]["moves"] == replies[2]["moves"]
+    assert replies[0]["nodes"] > 0
+
+
+def _state(pid: int) -> str | None:
+    """A process's state letter from /proc (None: no such process)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    return _state(pid) not in (None, "Z")
+
+
+def _children_of(pid: int) -> set:
+    """The live processes whose parent is ``pid``."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_stop_ends_the_workers_of_an_analysis_too():
+    c = Client()
+    pid = c.ask({"cmd": "new", "game": "foursquare", "seed": 9})["position"]  # a whole deal: minutes
+    start = len(c.replies)
+    c.engine.handle({"cmd": "analyse", "position": pid, "time_limit": 600, "workers": 2, "id": "long"})
+    c.wait("long", start, ("progress",))
+    child = c.engine.analysis.child.pid
+    end = time.perf_counter() + 10
+    while not (workers := _children_of(child)) and time.perf_counter() < end:
+        time.sleep(0.05)
+    assert workers, "the analysis forked no worker"
+    c.engine.handle({"cmd": "stop"})
+    assert c.wait("long", start, ("analysis",), timeout=5)["status"] == "stopped"
+    end = time.perf_counter() + 5
+    while any(_alive(w) for w in workers) and time.perf_counter() < end:
+        time.sleep(0.05)
+    assert not {w for w in workers if _alive(w)}, "a worker outlived its stopped analysis"
+
+
 def hostile_requests(rng: random.Random, count: int) -> list:
     """Malformed or hostile request lines: bad JSON, unknown commands, wrong types, huge numbers,
     illegal moves, path names where deals or games go."""
