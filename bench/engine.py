@@ -1,12 +1,14 @@
 """Benchmark: the live engine, warm (a script, not a test).
 
     python bench/engine.py [--positions 100] [--games foursquare,syndicate,boba] [--blind-game boba]
+                           [--workers 1]
 
 A warm engine (solodeck/engine.py, in this process, each analysis forked as `solodeck engine` does)
 is asked about mid-game positions of seeded games: seeds 0, 1, ... played by the game's baseline
 policy, the position halfway through each game reached by `play` requests. Printed: for each game,
 the median and 95th-percentile seconds from the open `analyse` request to its final reply, and
-how many were solved (every move exact); the same for blind analyses (64 rollouts a move) of the
+how many were solved (every move exact), with the engine's default workers (the cores, at most 2)
+and with each count of --workers; the same for blind analyses (64 rollouts a move) of the
 blind game; the first reply of a fresh `solodeck engine` process (start to the `new` reply); and
 how long `stop` takes to answer during a long search. Seconds depend on the machine and its load:
 quote them with both.
@@ -69,7 +71,7 @@ def midgame_moves(game, seed: int) -> list:
     return moves[: len(moves) // 2]
 
 
-def timed_analyses(asker, game_name: str, count: int, mode: str, samples=None) -> list:
+def timed_analyses(asker, game_name: str, count: int, mode: str, samples=None, workers=None) -> list:
     game = get_game(game_name)
     times, solved = [], 0
     for seed in range(count):
@@ -78,7 +80,8 @@ def timed_analyses(asker, game_name: str, count: int, mode: str, samples=None) -
             pid = asker.ask({"cmd": "play", "position": pid, "move": move})["position"]
         start = time.perf_counter()
         reply = asker.ask({"cmd": "analyse", "position": pid, "mode": mode, "time_limit": 30,
-                           **({"samples": samples} if samples else {})})
+                           **({"samples": samples} if samples else {}),
+                           **({"workers": workers} if workers and mode == "open" else {})})
         times.append(time.perf_counter() - start)
         solved += reply.get("status") == "solved"
     return times, solved
@@ -119,11 +122,16 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=100, help="positions per game (default 100)")
     parser.add_argument("--games", default="foursquare,syndicate,boba", help="games of the open analyses")
     parser.add_argument("--blind-game", default="boba", help="the game of the blind analyses")
+    parser.add_argument("--workers", default="", help="open analyses also with these worker counts, e.g. 1 "
+                        "(default: only the engine's default, the cores up to 2)")
     args = parser.parse_args()
     asker = Asker()
     print(f"warm engine, {args.positions} mid-game positions a game (seeds 0-{args.positions - 1}):")
     for name in args.games.split(","):
         line(f"{name}, open", *timed_analyses(asker, name, args.positions, "open"))
+        for workers in filter(None, args.workers.split(",")):
+            line(f"{name}, open, {workers} worker(s)", *timed_analyses(asker, name, args.positions, "open",
+                                                                       workers=int(workers)))
     line(f"{args.blind_game}, blind, 64 samples", *timed_analyses(asker, args.blind_game, args.positions, "blind", 64))
     print(f"  first reply of a fresh engine: {first_reply() * 1000:.0f} ms (process start to the new reply)")
     print(f"  stop during a whole-deal search: answered in {stop_latency(asker) * 1000:.1f} ms")
