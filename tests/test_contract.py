@@ -546,6 +546,39 @@ def test_the_blind_policy_never_sees_the_order_of_the_unseen_cards(game):
     assert exact and estimated, f"{game.name}: exact {exact}, estimated {estimated}"
 
 
+class RacingClock:
+    """A clock that runs 1,000 s a reading: any budget in seconds is spent at its first check."""
+
+    def __init__(self):
+        self.now = 1e6
+
+    def __call__(self) -> float:
+        self.now += 1000.0
+        return self.now
+
+
+@each_blind_game
+def test_blind_decisions_never_read_the_clock(game, monkeypatch):
+    """Every budget inside a blind decision is counted in states, worlds or rollouts, never in
+    seconds, so the same decision comes out on any machine under any load: no search inside it is
+    given seconds (Limits.seconds, which also hands the kernels their time limits, answers None),
+    and with a racing clock a fresh policy ranks the moves exactly as with the real one (with the
+    game's own budgets)."""
+    baseline = [line for line in lines(game) if line.how.startswith("baseline") and line.decisions]
+    decisions = [baseline[0].decisions[0], baseline[1].decisions[0],
+                 baseline[0].decisions[len(baseline[0].decisions) // 2]]
+    decisions = [d for d in decisions if len(d.legal_moves()) > 1] or decisions[:1]
+    timed = []  # every budget in seconds a search of the decisions is given (Limits.seconds)
+    seconds = Limits.seconds
+    monkeypatch.setattr(Limits, "seconds", lambda self, default=None: timed.append(seconds(self, default)) or timed[-1])
+    real = [BlindPolicy(game, samples=8).rank(state) for state in decisions]
+    assert not [t for t in timed if t is not None], f"{game.name}: a search inside a blind decision was timed"
+    for name in ("perf_counter", "monotonic", "time", "process_time"):
+        monkeypatch.setattr(time, name, RacingClock())
+    raced = [BlindPolicy(game, samples=8).rank(state) for state in decisions]
+    assert raced == real, f"{game.name}: a blind decision changed with the clock"
+
+
 # -- 7. hidden faces: the player's view -------------------------------------------------------------
 def hidden_decisions(game, per_line=4):
     """Decisions of the baseline lines (and the random ones) with hidden faces, a few per line."""
