@@ -1153,6 +1153,22 @@ cdef class Endgame:
                 deal_market(&n, cards, self.seed)
         return value, line
 
+    def decision_bound(self, grid, market, deck, discard, int passno, int reshuffles, int final, int over):
+        """An upper bound on the value of a decision state: its best child's, exact where the game
+        ends there or the table knows it, else the relaxed bound or the table's smaller upper bound
+        (what a stopped search proved), never above a won full grid (27 cards, each in at most one
+        chain)."""
+        cdef int cards[5]
+        cdef Child kids[MOVES]
+        cdef int order[MOVES]
+        cdef Node n = self.decision(grid, market, deck, discard, passno, reshuffles, final, over, cards)
+        cdef int best
+        if n.over:
+            return grid_value(&n)
+        self.children(&n, cards, kids, order)
+        best = kids[order[0]].bound
+        return best if best < WIN_VALUE + CELLS * 3 else WIN_VALUE + CELLS * 3
+
     def pilot(self, grid, market, deck, discard, int passno, int reshuffles, int final, int over):
         """(value, line) of the pilot method from a decision state (pilot_run)."""
         cdef int cards[5]

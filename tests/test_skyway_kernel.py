@@ -114,6 +114,27 @@ def test_the_bound_never_promises_less_than_the_exact_value():
         assert bound >= value, position
 
 
+def test_the_decision_bound_never_promises_less_than_the_exact_value():
+    """At a decision (its market dealt): fresh, from the relaxed bounds, and after a search the
+    table stopped (its upper bounds), never below the exact value, and never above a won full grid."""
+    for position in RANDOM_ENDGAMES + [(5, 22, 15, 3), (6, 20, 5, 2)]:
+        state = advance_chance(random_endgame(*position))
+        value, _line = kernel.Endgame(state.seed, 16.0).solve(*kernel_args(state))
+        fresh = kernel.Endgame(state.seed, 16.0).decision_bound(*kernel_args(state))
+        stopped = kernel.Endgame(state.seed, 16.0, 0.0, 50)  # stops after 50 states stored
+        stopped.solve(*kernel_args(state))
+        after = stopped.decision_bound(*kernel_args(state))
+        assert 64 + 27 >= fresh >= value and after >= value, position
+
+
+def test_a_stopped_solve_gives_a_proven_bound_on_the_best_win():
+    for seed in (0, 10003):
+        result = make_solver(GAME, Limits(time_limit=0.5)).solve(GAME.initial_state(GAME.new_deal(seed)))
+        assert not result.exact and result.verdict == "winnable"
+        assert result.score <= result.score_bound <= 27
+        assert result.to_json()["score_bound"] == result.score_bound
+
+
 def test_the_bound_is_the_references_in_the_third_pass():
     # the same relaxation in C and in Python (they differ only far from the end: with more than two
     # turns after a reshuffle to come the reference enumerates one market, the kernel three)

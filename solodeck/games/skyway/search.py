@@ -88,8 +88,14 @@ class KernelSolver:
             return finish_open(self.game, state, [], won=state.won, start=start, engine="kernel")
         deadline = None if seconds is None else start + seconds
         value, line, spent = self.best_line(state, deadline)
-        return finish_open(self.game, state, line, won=value >= WIN_VALUE, stop=stop, nodes=nodes + spent,
-                           stored=self.search.stored if self.search else 0, start=start, engine="kernel")
+        bound = self.search.decision_bound(*kernel_args(state))
+        if value >= bound:  # the line reaches what no line can pass: it is the best
+            stop = None
+        result = finish_open(self.game, state, line, won=value >= WIN_VALUE, stop=stop, nodes=nodes + spent,
+                             stored=self.search.stored, start=start, engine="kernel")
+        if stop is not None and value >= WIN_VALUE:
+            result.score_bound = kernel_utility(bound)[1]
+        return result
 
     def best_line(self, state, deadline):
         """(value, line, nodes): the nested pilot method's line (NESTED_SHARE of the time left; the
