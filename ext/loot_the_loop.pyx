@@ -35,13 +35,16 @@ the key apart (``key_of``), outside its hash, so the versions of a position meet
 chain (docs/rules/loot-the-loop.md, tests/test_loot_the_loop_dominance.py).
 
 Utilities: a win scoring s is WIN_BASE + s, a loss scoring s is s.
+
+``Blind`` (at the end) is blind mode's: the blind rule (solodeck/games/loot_the_loop/blind.py,
+rule_move) from what the player sees, and its rollouts (solvers/rollouts.py's, the same draws).
 """
 from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memset, memcpy
-from libc.stdint cimport uint64_t, uint8_t
+from libc.stdint cimport uint64_t, uint32_t, uint8_t
 
 cdef uint64_t LOW_32 = 0xFFFFFFFF
-from shared cimport (STOP_NONE, STOP_TIME, STOP_STATES, mix64, Clock, clock_restart, clock_start,
+from shared cimport (STOP_NONE, STOP_TIME, STOP_STATES, mix64, next_random, Clock, clock_restart, clock_start,
                      clock_expired, capacity_for, table_full, table_calloc)
 
 cdef enum:
@@ -541,3 +544,491 @@ cdef tuple decode(uint8_t m):
     if m >= M_RETURN:
         return ("return", m - M_RETURN)
     return ("explore", m - M_EXPLORE)
+
+
+# == the blind rule and its rollouts (solodeck/games/loot_the_loop/blind.py) =======================
+# The rule (blind.rule_move) in C, with the same arithmetic in the same order (so the same numbers to
+# the last bit, and the same move on every tie), and the rollouts of solvers/rollouts.py (each move,
+# then the rule to the end; draw i uses splitmix64 seeded seed + i, and a look turns up the card
+# ``unseen[next() % count]`` of the unseen cards in card order, as State.sample_chance does).
+# A rule position holds what the player sees only: each face-up card by its card (card * 2 + 1),
+# every face-down card alike (DOWN), the notes' cards sorted, the aces not scored yet; the unseen
+# cards are a set beside it (a bit per card) with their count by class.
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+
+cdef enum:
+    DOWN = 0xFE          # a face-down card in a rule position
+    R_RETURN = 64        # the rule's move codes: look 0, mark 1, explore v 16 + v, return of card c 64 + c
+    PLAN_NODES = 400     # blind.PLAN_NODES
+    WIN_NODES = 5000     # blind.WIN_NODES
+    RULE_SLOTS = 16384   # the rule's set of positions met (more than three times WIN_NODES)
+    SLOT_BITS = 13       # a slot's node index (WIN_NODES < 2^13); the bits above: the plan's stamp
+    MAX_STEPS = 100000   # a rollout longer than this is a loss (never met: the rule makes progress)
+
+cdef double ACE_WORTH = 100.0, ALIVE_WORTH = 200.0, NOTE_WORTH = 60.0, LAND_ACE = 1.0, LAND_ON = 0.6
+
+ctypedef struct RPos:
+    uint8_t deck[MAX_DECK]   # card * 2 + 1 face up, DOWN face down; top first
+    uint8_t notes[4]         # the notes' cards, ascending
+    uint8_t n, nn, exited, aces  # aces: not scored yet (face up or down)
+
+ctypedef struct RKey:        # blind._plan_key (r_key)
+    uint64_t w[8]
+
+ctypedef struct Odds:        # the unseen cards of a rule decision (constant while it plans)
+    int counts[12]           # by class
+    int classes[12]          # the classes present, ascending
+    int nclasses, total
+    double dead              # the share of non-trinkets among them
+
+
+cdef uint8_t CLASS_OF[53]
+cdef uint8_t KEY_OF[256]     # a deck code's byte in the plan's key: 0 face down, the class + 1 face up
+cdef int _c
+for _c in range(53):
+    CLASS_OF[_c] = JOKER if _c == 52 else (TRAP if _c % 13 + 1 > 10 else (ACE if _c % 13 == 0 else _c % 13 + 2))
+for _c in range(256):
+    KEY_OF[_c] = CLASS_OF[_c >> 1] + 1 if _c & 1 and _c < 106 else 0
+
+
+cdef inline int r_class(uint8_t code) noexcept nogil:
+    """The class of a face-up card's code."""
+    return CLASS_OF[code >> 1]
+
+
+cdef inline int r_trinket(uint8_t code) noexcept nogil:
+    """The trinket value of a deck code (0 face down or no trinket)."""
+    if code == DOWN:
+        return 0
+    return r_class(code) - 1 if r_class(code) >= 3 else 0
+
+
+cdef int r_moves(RPos* p, uint8_t* out) noexcept nogil:
+    """State.legal_moves in its order: look, the explores (top card's value first), mark, returns."""
+    cdef int k = 0, i, v, nv = 0, land
+    cdef int vals[2]
+    if p.exited:
+        return 0
+    if p.deck[0] == DOWN:
+        out[k] = M_LOOK
+        k += 1
+    for i in range(2 if p.n >= 2 else p.n):
+        v = r_trinket(p.deck[i])
+        if v and (nv == 0 or vals[0] != v):
+            vals[nv] = v
+            nv += 1
+            land = p.deck[v % p.n]
+            if land != DOWN and r_class(land) == TRAP:
+                continue
+            out[k] = M_EXPLORE + v
+            k += 1
+    if r_trinket(p.deck[0]) and p.nn < NOTES_LIMIT:
+        out[k] = M_MARK
+        k += 1
+    for i in range(p.nn):
+        out[k] = R_RETURN + p.notes[i]
+        k += 1
+    return k
+
+
+cdef inline bint r_known(RPos* p, uint8_t move) noexcept nogil:
+    """blind._known_landing: a mark, a return, an explore onto a face-up card."""
+    if move == M_LOOK:
+        return False
+    if move < M_EXPLORE or move >= R_RETURN:
+        return True
+    return p.deck[(move - M_EXPLORE) % p.n] != DOWN
+
+
+cdef void r_play(RPos* src, uint8_t move, RPos* dst) noexcept nogil:
+    """State.play for every move but a look (the rollouts turn its cards: r_look)."""
+    cdef int n = src.n, i, k, v, c
+    cdef uint8_t top
+    if move == M_MARK:
+        memcpy(dst.deck, src.deck + 1, n - 1)
+        dst.n = n - 1
+        c = src.deck[0] >> 1
+        i = src.nn
+        while i > 0 and src.notes[i - 1] > c:
+            dst.notes[i] = src.notes[i - 1]
+            i -= 1
+        dst.notes[i] = c
+        for k in range(i):
+            dst.notes[k] = src.notes[k]
+        dst.nn = src.nn + 1
+        dst.exited = 0
+        dst.aces = src.aces
+        return
+    if move >= R_RETURN:
+        c = move - R_RETURN
+        dst.deck[0] = c * 2 + 1
+        memcpy(dst.deck + 1, src.deck, n)
+        dst.n = n + 1
+        k = 0
+        for i in range(src.nn):
+            if src.notes[i] == c and k == 0:
+                k = 1
+            else:
+                dst.notes[i - k] = src.notes[i]
+        dst.nn = src.nn - 1
+        dst.exited = 0
+        dst.aces = src.aces
+        return
+    v = move - M_EXPLORE
+    k = v % n
+    top = src.deck[k]
+    dst.nn = src.nn
+    for i in range(src.nn):
+        dst.notes[i] = src.notes[i]
+    dst.exited = 0
+    dst.aces = src.aces
+    if top != DOWN and r_class(top) >= ACE:  # scored: the deck from the card after it
+        memcpy(dst.deck, src.deck + k + 1, n - k - 1)
+        memcpy(dst.deck + n - k - 1, src.deck, k)
+        dst.n = n - 1
+        if r_class(top) == ACE:
+            dst.aces -= 1
+        return
+    memcpy(dst.deck, src.deck + k, n - k)
+    memcpy(dst.deck + n - k, src.deck, k)
+    dst.n = n
+    if top != DOWN and r_class(top) == JOKER and dst.aces == 0:
+        dst.exited = 1
+
+
+cdef inline void r_key(RPos* p, RKey* key) noexcept nogil:
+    """blind._plan_key: each deck card by a byte (0 face down, its class + 1 face up), then the
+    notes' values, the deck's size, the notes' count and the exit (put together in words)."""
+    cdef int j, t, nw = (p.n + 7) >> 3
+    cdef uint64_t w
+    for j in range(7):
+        w = 0
+        if j < nw:
+            for t in range(8):
+                w |= (<uint64_t>KEY_OF[p.deck[8 * j + t]]) << (8 * t)
+            if j == nw - 1 and (p.n & 7):
+                w &= ((<uint64_t>1) << (8 * (p.n & 7))) - 1
+        key.w[j] = w
+    w = (<uint64_t>p.n) << 24 | (<uint64_t>p.nn) << 32 | (<uint64_t>p.exited) << 40
+    for j in range(p.nn):
+        w |= (<uint64_t>(p.notes[j] % 13 + 1)) << (8 * j)
+    key.w[7] = w
+
+
+cdef inline uint64_t r_hash(RKey* k) noexcept nogil:
+    cdef uint64_t h = 0
+    cdef int i
+    for i in range(8):
+        h = (h ^ k.w[i]) * 0x9E3779B97F4A7C15ULL
+    return mix64(h)
+
+
+cdef inline bint same_key(RKey* a, RKey* b) noexcept nogil:
+    cdef int i
+    for i in range(8):
+        if a.w[i] != b.w[i]:
+            return False
+    return True
+
+
+# -- the rule's worths (blind._standing_worth, _landing_worth, _look_odds, _leaf_worth) -------------
+cdef double standing_worth(RPos* p, int j, double dead) noexcept nogil:
+    cdef int n = p.n
+    cdef uint8_t top = p.deck[j % n], second = p.deck[(j + 1) % n]
+    if top == DOWN:
+        if second != DOWN:
+            return LAND_ON if r_trinket(second) else LAND_ON * (1.0 - dead)
+        return LAND_ON * (1.0 - dead * dead)
+    if r_trinket(top) or r_trinket(second):
+        return LAND_ON
+    return 0.0
+
+
+cdef double landing_worth(RPos* p, int i, double dead) noexcept nogil:
+    cdef uint8_t land
+    cdef int cls
+    i %= p.n
+    land = p.deck[i]
+    if i < 2:
+        return LAND_ON
+    if land == DOWN:
+        return standing_worth(p, i, dead)
+    cls = r_class(land)
+    if cls == TRAP:
+        return 0.0
+    if cls == ACE or (cls == JOKER and p.aces == 0):
+        return LAND_ACE
+    return standing_worth(p, i + (1 if cls > ACE else 0), dead)
+
+
+cdef double look_odds(RPos* p, Odds* o) noexcept nogil:
+    """blind._look_odds at ``p`` (its top card face down)."""
+    cdef double worths[12]
+    cdef double wx[12]
+    cdef double floor = 0.0, w, known, s, m
+    cdef int cls, i, j, cx, cy, second
+    cdef bint any_note = False
+    for cls in range(12):
+        worths[cls] = 0.0
+    for cls in range(ACE + 1, ACE + 10):
+        worths[cls] = landing_worth(p, cls - 1, o.dead)
+    for i in range(p.nn):
+        w = landing_worth(p, (p.notes[i] % 13 + 1) - 1, o.dead)
+        if not any_note or w > floor:
+            floor = w
+            any_note = True
+    for i in range(o.nclasses):
+        wx[i] = worths[o.classes[i]]
+    if p.n < 2 or p.deck[1] != DOWN:
+        second = r_class(p.deck[1]) if p.n > 1 else JOKER
+        known = worths[second]
+        if floor > known:
+            known = floor
+        s = 0.0
+        for i in range(o.nclasses):
+            m = wx[i] if wx[i] >= known else known
+            s += <double>o.counts[o.classes[i]] * m
+        return s / <double>o.total
+    s = 0.0
+    for i in range(o.nclasses):
+        cx = o.counts[o.classes[i]]
+        for j in range(o.nclasses):
+            cy = o.counts[o.classes[j]] - (1 if i == j else 0)
+            m = wx[i]
+            if wx[j] > m:
+                m = wx[j]
+            if floor > m:
+                m = floor
+            s += <double>(cx * cy) * m
+    if o.total > 1:
+        return s / <double>(o.total * (o.total - 1))
+    return 0.0
+
+
+cdef double leaf_worth(RPos* p, uint8_t move, Odds* o) noexcept nogil:
+    cdef RPos after
+    cdef double look
+    if move == M_LOOK:
+        look = look_odds(p, o)
+    else:
+        r_play(p, move, &after)
+        look = look_odds(&after, o)
+    return (<double>(100 * (4 - p.aces)) + ALIVE_WORTH * look) + <double>(60 * p.nn)
+
+
+cdef class Blind:
+    """The blind rule and its rollouts from a position the player sees (``set_position``)."""
+
+    cdef RPos pos
+    cdef uint64_t unseen       # the unseen cards, a bit per card
+    cdef RPos* nodes           # the rule's plan: positions met, breadth first
+    cdef RKey* keys
+    cdef uint8_t* via          # the first move of the shortest way to each
+    cdef uint32_t* slots       # the set of positions met: stamp << SLOT_BITS | node index (stamp: this plan's)
+    cdef uint32_t stamp
+    cdef public uint64_t rule_calls, plan_nodes
+
+    def __cinit__(self):
+        self.nodes = <RPos*>calloc(WIN_NODES + 1, sizeof(RPos))
+        self.keys = <RKey*>calloc(WIN_NODES + 1, sizeof(RKey))
+        self.via = <uint8_t*>calloc(WIN_NODES + 1, 1)
+        self.slots = <uint32_t*>calloc(RULE_SLOTS, sizeof(uint32_t))
+        if not (self.nodes and self.keys and self.via and self.slots):
+            raise MemoryError()
+        self.stamp = 0
+        self.rule_calls = self.plan_nodes = 0
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.keys)
+        free(self.via)
+        free(self.slots)
+
+    def set_position(self, deck, notes, unseen):
+        """``deck``: each card top first, its card for a face-up card, -1 face down; ``notes``:
+        their cards; ``unseen``: the cards face down (as many as the -1s)."""
+        cdef int i, c, down = 0, aces = 0
+        memset(&self.pos, 0, sizeof(RPos))
+        if len(deck) > MAX_DECK - 1 or len(deck) == 0 or len(notes) > NOTES_LIMIT:
+            raise ValueError("not a Loot the Loop position")
+        for i in range(len(deck)):
+            c = deck[i]
+            if c < 0:
+                self.pos.deck[i] = DOWN
+                down += 1
+            else:
+                self.pos.deck[i] = c * 2 + 1
+                aces += c != 52 and c % 13 == 0
+        if down != len(unseen):
+            raise ValueError("as many unseen cards as face-down places, please")
+        self.pos.n = len(deck)
+        for i, c in enumerate(sorted(notes)):
+            self.pos.notes[i] = c
+        self.pos.nn = len(notes)
+        self.unseen = 0
+        for c in unseen:
+            self.unseen |= (<uint64_t>1) << c
+            aces += c != 52 and c % 13 == 0
+        self.pos.aces = aces
+
+    # -- the rule ------------------------------------------------------------------------------
+    cdef void odds_of(self, uint64_t unseen, Odds* o) noexcept nogil:
+        cdef int cls, k = 0, dead = 0
+        cdef uint64_t m = unseen
+        memset(o, 0, sizeof(Odds))
+        while m:
+            o.counts[CLASS_OF[__builtin_ctzll(m)]] += 1
+            m &= m - 1
+        for cls in range(12):
+            if o.counts[cls]:
+                o.classes[k] = cls
+                k += 1
+                o.total += o.counts[cls]
+                if cls <= ACE:
+                    dead += o.counts[cls]
+        o.nclasses = k
+        o.dead = <double>dead / <double>o.total if o.total else 1.0
+
+    cdef int rule(self, RPos* root, uint64_t unseen) noexcept nogil:
+        """blind.rule_move: the move code, or -1 (no move, or no step into the unknown anywhere
+        it can reach)."""
+        cdef Odds o
+        cdef uint8_t moves[MAX_MOVES]
+        cdef int nm, head = 0, count = 1, i, first, best_first = -1
+        cdef RPos* node
+        cdef double worth, best = 0.0
+        cdef bint has_best = False
+        cdef uint8_t move
+        self.rule_calls += 1
+        if r_moves(root, moves) == 0:
+            return -1
+        self.odds_of(unseen, &o)
+        self.stamp += 1
+        if self.stamp >> (32 - SLOT_BITS):
+            memset(self.slots, 0, RULE_SLOTS * sizeof(uint32_t))
+            self.stamp = 1
+        memcpy(&self.nodes[0], root, sizeof(RPos))
+        r_key(root, &self.keys[0])
+        self.via[0] = 0xFF
+        self.insert(&self.keys[0], 0)
+        while head < count:
+            node = &self.nodes[head]
+            first = self.via[head]
+            if node.exited:
+                self.plan_nodes += count
+                return first
+            nm = r_moves(node, moves)
+            for i in range(nm):
+                move = moves[i]
+                if r_known(node, move):
+                    if count < (PLAN_NODES if has_best else WIN_NODES):
+                        r_play(node, move, &self.nodes[count])
+                        r_key(&self.nodes[count], &self.keys[count])
+                        if self.insert(&self.keys[count], count):
+                            self.via[count] = move if first == 0xFF else first
+                            count += 1
+                else:
+                    # the worth is (aces + look) + notes with the look at most 1, so at most this
+                    # bound (rounding is monotone): a leaf that cannot beat the best is not valued
+                    if has_best and ((<double>(100 * (4 - node.aces)) + ALIVE_WORTH)
+                                                  + <double>(60 * node.nn)) <= best:
+                        continue
+                    worth = leaf_worth(node, move, &o)
+                    if not has_best or worth > best:
+                        best = worth
+                        best_first = move if first == 0xFF else first
+                        has_best = True
+            head += 1
+        self.plan_nodes += count
+        return best_first
+
+    cdef bint insert(self, RKey* key, int index) noexcept nogil:
+        """Enter the key of node ``index`` in the set; False if it was met before."""
+        cdef uint64_t h = r_hash(key) & (RULE_SLOTS - 1)
+        cdef uint32_t s
+        while True:
+            s = self.slots[h]
+            if (s >> SLOT_BITS) != self.stamp:
+                break
+            if same_key(&self.keys[s & ((1 << SLOT_BITS) - 1)], key):
+                return False
+            h = (h + 1) & (RULE_SLOTS - 1)
+        self.slots[h] = (self.stamp << SLOT_BITS) | <uint32_t>index
+        return True
+
+    def rule_move(self):
+        """The rule's move at the position: (kind, value) (a return: the note's card), or None."""
+        cdef int m = self.rule(&self.pos, self.unseen)
+        return None if m < 0 else r_decode(m)
+
+    # -- rollouts --------------------------------------------------------------------------------
+    cdef void look(self, RPos* p, uint64_t* unseen, uint64_t* rng) noexcept nogil:
+        """A look around: the top card (and the second, if face down) turn up, each the
+        ``next() % count``-th unseen card in card order (State.sample_chance)."""
+        cdef int place, r, c
+        cdef uint64_t m
+        for place in range(2 if p.n > 1 and p.deck[1] == DOWN else 1):
+            r = <int>(next_random(rng) % <uint64_t>__builtin_popcountll(unseen[0]))
+            m = unseen[0]
+            while r > 0:
+                m &= m - 1
+                r -= 1
+            c = __builtin_ctzll(m)
+            unseen[0] &= ~((<uint64_t>1) << c)
+            p.deck[place] = c * 2 + 1
+
+    cdef int play_out(self, uint8_t move, uint64_t seed, int* score) noexcept nogil:
+        """``move``, then the rule to the end, chance by splitmix64(seed): 1 won, 0 lost
+        (``score``: the pile at the end)."""
+        cdef RPos p, q
+        cdef uint64_t unseen = self.unseen, rng = seed
+        cdef int m = move, steps = 0
+        memcpy(&p, &self.pos, sizeof(RPos))
+        while True:
+            if m == M_LOOK:
+                self.look(&p, &unseen, &rng)
+            else:
+                r_play(&p, <uint8_t>m, &q)
+                memcpy(&p, &q, sizeof(RPos))
+            if p.exited:
+                score[0] = 53 - p.n - p.nn
+                return 1
+            steps += 1
+            m = self.rule(&p, unseen) if steps < MAX_STEPS else -1
+            if m < 0:
+                score[0] = 53 - p.n - p.nn
+                return 0
+
+    def rollouts(self, moves, int samples, unsigned long long seed):
+        """[(wins, sum of winning scores, sum of losing scores)] for each move (kind, value):
+        sample i plays with splitmix64 seeded seed + i (solvers/rollouts.py's draws)."""
+        cdef int i, k, won, score, wins, win_total, lost_total
+        cdef uint8_t code
+        out = []
+        for kind, value in moves:
+            code = r_encode(kind, value)
+            wins = win_total = lost_total = 0
+            with nogil:
+                for i in range(samples):
+                    won = self.play_out(code, seed + <uint64_t>i, &score)
+                    if won:
+                        wins += 1
+                        win_total += score
+                    else:
+                        lost_total += score
+            out.append((wins, win_total, lost_total))
+        return out
+
+
+cdef uint8_t r_encode(kind, int value):
+    if kind == "return":
+        return R_RETURN + value
+    return encode(kind, value)
+
+
+cdef tuple r_decode(int m):
+    if m >= R_RETURN:
+        return ("return", m - R_RETURN)
+    return decode(m)

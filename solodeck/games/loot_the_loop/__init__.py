@@ -3,8 +3,8 @@ the top cards over), explores round the loop by the value of a face-up trinket o
 in the notes and returns them, scoring the aces and trinkets landed on, and wins by reaching the
 joker, the exit, with all four aces scored; the score is the score pile. Positions repeat, so open
 mode is the best outcome over every reachable position: the kernel's search (ext/loot_the_loop.pyx,
-search.py) when it is built, else solvers/reach.py's; blind play follows the planning rule
-(blind.py). Rules page: docs/rules/loot-the-loop.md."""
+search.py) when it is built, else solvers/reach.py's; blind play rolls out the planning rule
+(blind.py; in the kernel when it is built). Rules page: docs/rules/loot-the-loop.md."""
 from __future__ import annotations
 
 from ...api import Deal, Game
@@ -57,10 +57,21 @@ class LootTheLoop(Game):
         return blind.baseline_move(state)
 
     def blind_rule(self, state):
-        return blind.rule_move(state)
+        """The blind rule (blind.rule_move), played in the kernel when it is built (the same move:
+        tests/test_loot_the_loop_blind_kernel.py)."""
+        return blind.rule_move_with(self.load_kernel(), state)
 
     def blind_plan(self):
         return blind.plan()
+
+    def fast_rollouts(self, state, samples, seed, moves=None):
+        """[(move, wins, sum of winning scores, sum of losing scores)]: solvers/rollouts.py's
+        rollouts of the blind rule in the kernel (blind.fast_rollouts: the same draws, the same
+        numbers); None when the kernel is not built (then they run in Python, far slower)."""
+        kernel = self.load_kernel()
+        if kernel is None or not state.legal_moves():
+            return None
+        return blind.fast_rollouts(self, kernel, state, samples, seed, moves)
 
 
 GAME = LootTheLoop()  # the registry's instance (solodeck/registry.py)
