@@ -24,6 +24,13 @@ upper bound at most ``alpha``. Labels that spend more supporters than the score 
 
 Cards are indices 0-31 here (suit * 8 + value - 1: S, H, D, C as solodeck.cards); hands are bit
 masks. A deck is an id into a table of card tuples with the stream number that shuffled it.
+
+**The blind rule** (the second half; solodeck/games/emissary/blind.py rule_keys is the reference,
+tests/test_emissary_kernel_rule.py compares them): the odds tables (``fill_odds``: the same sums
+in the same order as the reference's visit_table, so the same floats), the rule's valuation of
+every move (``rule_keys``), its move and candidates, and rollouts: a move, then the rule to the
+end, over draws of the unseen cards from the player's view (the deck as a set), sample i drawn
+with splitmix64 seeded seed + i exactly as solvers/rollouts.py's play_out draws.
 """
 import time
 
@@ -546,125 +553,887 @@ def legal_moves(int step, tuple arr, tuple avail, int k, u64 hand, int jacks, in
     return out
 
 
-# -- the blind rule's odds (solodeck/games/emissary/blind.py visit_table is the reference) ---------
 from libc.stdlib cimport malloc, free
 
 
-cdef double* _fill_table(hand, int trump, counts) except NULL:
-    """The table of visit_table (rows of n + 1 doubles, zero beyond a row's wins), malloc'd."""
-    cdef int n = len(hand), stride = n + 1, mask, k, w, s, j, t, i, m, low, high, child, ww
-    cdef int suits[24]
-    cdef int values[24]
-    cdef int idx[24]
-    cdef int same[4][24]
+# -- the blind rule and its rollouts (solodeck/games/emissary/blind.py rule_move is the reference) --
+# The rule's position: the rulers (reference cards, kingdoms 0-7), visited / spent (bits of
+# kingdoms), the kingdom visited (-1 between visits), hand / deck / discard / scoring as masks of
+# card indices (suit * 8 + value - 1: the bit order is the reference's sorted order), the jacks
+# used this visit, the step (rules.py's DRAW .. DISCARD), the lead (an index, -1), the draws and
+# discards still due, lost. The deck is a set: blind rollouts draw from its composition (index r
+# of the cards in sorted order, r = next() % cards, as State.sample_chance does), never its order.
+from libc.stdint cimport uint64_t, uint32_t
+from shared cimport next_random
+
+cdef enum:
+    R_DRAW = 0
+    R_CHOOSE = 1
+    R_ACT = 2
+    R_LEAD = 3
+    R_RESPOND = 4
+    R_DISCARD = 5
+    K_VISIT = 0
+    K_DEBATE = 1
+    K_PLAY = 2
+    K_DISCARD = 3
+    K_USE = 4
+    MAX_ODDS = 14      # blind.py MAX_ODDS_HAND: the most cards a draw is valued into
+    MAX_MOVES = 64
+    MAX_CANDIDATES = 8
+
+ctypedef struct RPos:
+    int rulers[8]
+    int visited, spent, kingdom
+    uint32_t hand, deck, discard, scoring
+    int jacks, step, lead, draws, discards, lost
+
+ctypedef struct RMove:
+    int kind, card, target    # card: a reference card (play, discard, use); target: kingdom 1-8 or 0
+
+cdef double TYPICAL[8]
+cdef double SUPPORTER_MARGIN_C = 0.05
+cdef int DRAW_SAMPLES = 24    # blind.py DRAW_SAMPLES: sampled draws where there are more than COMBO_LIMIT
+cdef long COMBO_LIMIT = 40
+cdef double* STATIC_TAB = NULL
+cdef int MAX_HAND = MAX_ODDS  # blind.py MAX_ODDS_HAND
+
+
+def set_rule(typical, double supporter_margin, int draw_samples, long combo_limit, int max_hand):
+    """The rule's weights, from blind.py (so that the two rules weigh alike): TYPICAL_CHANCE,
+    SUPPORTER_MARGIN, DRAW_SAMPLES, COMBO_LIMIT, MAX_ODDS_HAND."""
+    global SUPPORTER_MARGIN_C, DRAW_SAMPLES, COMBO_LIMIT, MAX_HAND
+    if not 0 < max_hand <= MAX_ODDS:
+        raise ValueError(f"max_hand: 1 to {MAX_ODDS}")
+    MAX_HAND = max_hand
+    cdef int k
+    for k in range(8):
+        TYPICAL[k] = typical[k]
+    SUPPORTER_MARGIN_C = supporter_margin
+    DRAW_SAMPLES = draw_samples
+    COMBO_LIMIT = combo_limit
+
+
+cdef inline int csuit(int card) noexcept nogil:   # a reference card's suit
+    return card // 13
+
+
+cdef inline int ref_of(int index) noexcept nogil:
+    return (index >> 3) * 13 + (index & 7)
+
+
+cdef inline int index_of(int card) noexcept nogil:
+    return (card // 13) * 8 + card % 13
+
+
+cdef inline int pop32(uint32_t x) noexcept nogil:
+    return __builtin_popcountll(x)
+
+
+cdef void fill_odds(int n, int* suits, int* values, int trump, int* counts, double* tab, int need,
+                    int keep) noexcept nogil:
+    """visit_table's table for a hand of n cards (suits, values 1-8, sorted) against counts[s * 10 + v]:
+    rows of n + 1 doubles, zero beyond a row's wins. The reference's sums in its order (only the
+    maxima are taken differently, and a maximum is exact). ``need`` >= 0: only what the rows of
+    ``keep`` cards need at ``need`` wins (a row of k cards at most ``keep - k`` wins from it)."""
+    cdef int stride = n + 1, mask, k, w, s, j, t, i, m, low, high, child, wlo, whi
+    cdef int same[4][MAX_ODDS + 8]
     cdef int nsame[4]
+    cdef int idx[MAX_ODDS + 8]
     cdef long below[4][11]
     cdef long totals[4]
     cdef long total = 0, weight
-    cdef double acc, best, p
-    cdef double* tab
-    if n > 20:
-        raise ValueError("visit_table: at most 20 cards")
-    for i in range(n):
-        suits[i] = hand[i] // 13
-        values[i] = hand[i] % 13 + 1
+    cdef double acc, best, p, lose_max, win_max, trump_win, other_lose, all_lose
+    cdef double pre[MAX_ODDS + 9]
+    cdef double suf[MAX_ODDS + 9]
+    cdef double* row
     for s in range(4):
         below[s][0] = 0
         below[s][1] = 0
         for j in range(2, 11):
-            below[s][j] = below[s][j - 1] + (<long>counts[s][j - 1] if j - 1 < len(counts[s]) else 0)
+            below[s][j] = below[s][j - 1] + counts[s * 10 + j - 1]
         totals[s] = below[s][10]
         total += totals[s]
-    tab = <double*>malloc((<size_t>1 << n) * stride * sizeof(double))
-    if tab == NULL:
-        raise MemoryError()
     for j in range(stride):
         tab[j] = 0.0
     tab[0] = 1.0
     for mask in range(1, 1 << n):
         k = 0
-        for s in range(4):
-            nsame[s] = 0
+        nsame[0] = nsame[1] = nsame[2] = nsame[3] = 0
         for i in range(n):
             if mask >> i & 1:
                 idx[k] = i
                 k += 1
                 same[suits[i]][nsame[suits[i]]] = i
                 nsame[suits[i]] += 1
-        for w in range(stride):
-            tab[mask * stride + w] = 0.0
-        if total == 0:
-            tab[mask * stride] = 1.0
+        row = tab + mask * stride
+        if need >= 0 and k > keep:
             continue
-        for w in range(k + 1):
+        for w in range(stride):
+            row[w] = 0.0
+        if total == 0:
+            row[0] = 1.0
+            continue
+        wlo, whi = 0, k
+        if need >= 0:
+            wlo = need - (keep - k) if need > keep - k else 0
+            whi = need if need < k else k
+        for w in range(wlo, whi + 1):
+            # the best child over every card: a trump winning, another card losing, any card losing
+            trump_win = other_lose = all_lose = 0.0
+            for j in range(k):
+                i = idx[j]
+                child = (mask ^ (1 << i)) * stride
+                p = tab[child + w] if w < k else 0.0
+                if p > all_lose:
+                    all_lose = p
+                if suits[i] == trump:
+                    p = tab[child + w - 1] if w >= 1 else 0.0
+                    if p > trump_win:
+                        trump_win = p
+                elif p > other_lose:
+                    other_lose = p
             acc = 0.0
             for s in range(4):
                 m = nsame[s]
                 if m:
+                    # pre[j]: the best loss among the j lowest; suf[j]: the best win among the others
+                    pre[0] = 0.0
+                    for t in range(m):
+                        child = (mask ^ (1 << same[s][t])) * stride
+                        p = tab[child + w] if w < k else 0.0
+                        pre[t + 1] = p if p > pre[t] else pre[t]
+                    suf[m] = 0.0
+                    for t in range(m - 1, -1, -1):
+                        child = (mask ^ (1 << same[s][t])) * stride
+                        p = tab[child + w - 1] if w >= 1 else 0.0
+                        suf[t] = p if p > suf[t + 1] else suf[t + 1]
                     low = 0
                     for j in range(m + 1):
                         high = values[same[s][j]] if j < m else 9
                         weight = below[s][high] - below[s][low + 1]
                         if weight:
-                            best = 0.0
-                            for t in range(m):
-                                ww = w - 1 if t >= j else w
-                                child = mask ^ (1 << same[s][t])
-                                p = tab[child * stride + ww] if 0 <= ww < k else 0.0
-                                if p > best:
-                                    best = p
+                            best = pre[j] if pre[j] > suf[j] else suf[j]
                             acc += weight * best
                         low = high
                 elif totals[s]:
-                    best = 0.0
-                    for j in range(k):
-                        i = idx[j]
-                        ww = w - 1 if suits[i] == trump and s != trump else w
-                        child = mask ^ (1 << i)
-                        p = tab[child * stride + ww] if 0 <= ww < k else 0.0
-                        if p > best:
-                            best = p
+                    if s == trump:
+                        best = all_lose
+                    else:
+                        best = trump_win if trump_win > other_lose else other_lose
                     acc += totals[s] * best
-            tab[mask * stride + w] = acc / total
+            row[w] = acc / total
+
+
+cdef double* big_table(uint32_t hand, int trump, int* counts, int* n_out, int need=-1, int keep=0) noexcept nogil:
+    """odds_table for any size (malloc'd beyond MAX_ODDS: the caller frees it if it is not STATIC_TAB)."""
+    cdef int suits[32]
+    cdef int values[32]
+    cdef int n = 0, i
+    cdef double* tab
+    for i in range(32):
+        if hand >> i & 1:
+            suits[n] = i >> 3
+            values[n] = (i & 7) + 1
+            n += 1
+    n_out[0] = n
+    tab = STATIC_TAB if n <= MAX_ODDS else <double*>malloc((<size_t>1 << n) * (n + 1) * sizeof(double))
+    if tab != NULL:
+        fill_odds(n, suits, values, trump, counts, tab, need, keep)
     return tab
+
+
+cdef inline void counts_of(uint32_t pool, int* counts) noexcept nogil:
+    cdef int i
+    for i in range(40):
+        counts[i] = 0
+    for i in range(32):
+        if pool >> i & 1:
+            counts[(i >> 3) * 10 + (i & 7) + 1] += 1
+
+
+cdef double kept_c(uint32_t hand, int trump, int* counts, int need, int drop) noexcept nogil:
+    """best_kept: the best chance of exactly ``need`` wins with the cards left after discarding
+    ``drop`` of the hand."""
+    cdef int n = pop32(hand), keep, mask, stride
+    cdef double best = 0.0, p
+    cdef double* tab
+    keep = n - drop if drop < n else 0
+    if need < 0 or need > keep:
+        return 0.0
+    tab = big_table(hand, trump, counts, &n, need, keep)
+    if tab == NULL:
+        return 0.0
+    stride = n + 1
+    if keep == n:
+        best = tab[((1 << n) - 1) * stride + need]
+    else:
+        for mask in range(1 << n):
+            if pop32(mask) == keep:
+                p = tab[mask * stride + need]
+                if p > best:
+                    best = p
+    if tab != STATIC_TAB:
+        free(tab)
+    return best
+
+
+cdef long comb_c(int n, int r) noexcept nogil:
+    cdef long out = 1
+    cdef int i
+    if r < 0 or r > n:
+        return 0
+    for i in range(r):
+        out = out * (n - i) // (i + 1)
+    return out
+
+
+cdef double draw_chance(uint32_t hand, int trump, uint32_t pool, int need, int draws, int discards,
+                        uint64_t seed) noexcept nogil:
+    """blind.py _draw_chance: the chance after drawing ``draws`` cards of ``pool`` (every draw when
+    there are at most COMBO_LIMIT, else DRAW_SAMPLES partial shuffles seeded ``seed``) and, for
+    diamonds, discarding the best two."""
+    cdef int cards[32]
+    cdef int work[32]
+    cdef int pick[32]
+    cdef int counts[40]
+    cdef int npool = 0, i, j, t, c, ncombos = 0
+    cdef uint32_t drawn
+    cdef double total = 0.0
+    cdef uint64_t rng = seed
+    for i in range(32):
+        if pool >> i & 1:
+            cards[npool] = i
+            npool += 1
+    if draws > npool:
+        draws = npool
+    if pop32(hand) + draws > MAX_HAND:
+        return -1.0
+    if comb_c(npool, draws) <= COMBO_LIMIT:
+        for i in range(draws):  # itertools.combinations' order
+            pick[i] = i
+        while True:
+            drawn = 0
+            for i in range(draws):
+                drawn |= 1U << cards[pick[i]]
+            counts_of(pool & ~drawn, counts)
+            total += kept_c(hand | drawn, trump, counts, need, discards)
+            ncombos += 1
+            i = draws - 1
+            while i >= 0 and pick[i] == i + npool - draws:
+                i -= 1
+            if i < 0:
+                break
+            pick[i] += 1
+            for j in range(i + 1, draws):
+                pick[j] = pick[j - 1] + 1
+    else:
+        for t in range(DRAW_SAMPLES):
+            for i in range(npool):
+                work[i] = cards[i]
+            drawn = 0
+            for i in range(draws):
+                j = i + <int>(next_random(&rng) % <uint64_t>(npool - i))
+                c = work[i]
+                work[i] = work[j]
+                work[j] = c
+                drawn |= 1U << work[i]
+            counts_of(pool & ~drawn, counts)
+            total += kept_c(hand | drawn, trump, counts, need, discards)
+            ncombos += 1
+    return total / ncombos
+
+
+cdef int CHOOSE_MODE = 0
+cdef double TYPICAL2[8]
+
+
+def set_choose(int mode, typical):
+    """blind.py CHOOSE_ABILITIES and TYPICAL_OPEN: the choice of a kingdom weighs one ability too."""
+    global CHOOSE_MODE
+    cdef int k
+    CHOOSE_MODE = mode
+    for k in range(8):
+        TYPICAL2[k] = typical[k]
+
+
+cdef double open_value(uint32_t hand, int t, uint32_t deck, int need, int* counts, double now) noexcept nogil:
+    """The chance of a visit with trump t at its start, the best of debating and one ability of
+    hearts, clubs or diamonds."""
+    cdef uint64_t seed = rule_seed(hand, deck, t, need, 0)
+    cdef double v = now, x
+    cdef uint32_t trumps = hand & (0xFFU << (8 * t))
+    cdef int clubs = pop32(hand & (0xFFU << (8 * CLUBS)))
+    if trumps:
+        x = kept_c(hand & ~trumps, t, counts, need, 0)
+        if x > v:
+            v = x
+    if clubs:
+        x = draw_chance(hand, t, deck, need, clubs, 0, seed)
+        if x > v:
+            v = x
+    x = draw_chance(hand, t, deck, need, 2, 2, seed)
+    if x > v:
+        v = x
+    return v
+
+
+def kingdom_values(uint32_t hand, uint32_t deck):
+    """[kingdom][trump] open_value of a hand against the deck (for the typical values)."""
+    cdef int counts[40]
+    cdef int k, t
+    ensure_buffer()
+    counts_of(deck, counts)
+    return [[open_value(hand, t, deck, k + 1, counts, kept_c(hand, t, counts, k + 1, 0)) for t in range(4)]
+            for k in range(8)]
+
+
+cdef inline uint64_t rule_seed(uint32_t hand, uint32_t pool, int trump, int need, int jacks) noexcept nogil:
+    """blind.py rule_seed: the seed of the sampled draws, from the view."""
+    return (<uint64_t>hand | (<uint64_t>pool << 32)) ^ (<uint64_t>(trump + 4 * jacks + 64 * (need + 16))
+                                                        * 0x9E3779B97F4A7C15ULL)
+
+
+# -- the rules, as rules.py plays them -------------------------------------------------------------
+cdef inline int r_trump(RPos* p) noexcept nogil:
+    return csuit(p.rulers[p.kingdom])
+
+
+cdef inline int card_wins(int response, int lead, int trump) noexcept nogil:   # reference cards
+    if response // 13 == lead // 13:
+        return response % 13 > lead % 13
+    return response // 13 == trump and lead // 13 != trump
+
+
+cdef void settle(RPos* p) noexcept nogil:
+    """State.__init__'s forced steps."""
+    while not p.lost:
+        if (p.step == R_DRAW or p.step == R_LEAD) and not p.deck and p.discard:
+            p.deck = p.discard
+            p.discard = 0
+            continue
+        if p.step == R_DRAW and (not p.draws or not p.deck):
+            p.step = R_CHOOSE if p.kingdom < 0 else (R_DISCARD if p.discards else R_ACT)
+            p.draws = 0
+            continue
+        if p.step == R_LEAD and not p.deck:
+            p.step = R_ACT
+            p.discard |= p.hand
+            p.hand = 0
+            continue
+        if p.step == R_DISCARD and (not p.discards or not p.hand):
+            p.step = R_ACT
+            p.discards = 0
+            continue
+        if p.step == R_ACT and not p.hand:
+            if pop32(p.scoring) != p.kingdom + 1:
+                p.lost = 1
+                break
+            p.visited |= 1 << p.kingdom
+            if p.visited == 255:
+                p.deck |= p.discard | p.scoring
+                p.discard = p.scoring = 0
+                break
+            p.deck |= p.discard | p.scoring
+            p.discard = p.scoring = 0
+            p.kingdom = -1
+            p.jacks = 0
+            p.step = R_DRAW
+            p.draws = HAND
+            continue
+        break
+
+
+cdef inline bint finished(RPos* p) noexcept nogil:
+    return p.lost or p.visited == 255
+
+
+cdef inline int final_score(RPos* p) noexcept nogil:
+    return pop32(p.visited) + pop32(p.visited & ~p.spent)
+
+
+cdef int r_moves(RPos* p, RMove* out) noexcept nogil:
+    """State.legal_moves, in its order."""
+    cdef int n = 0, k, s, i, card, trump
+    cdef uint32_t follow, cards
+    cdef int ability[12]
+    cdef int na = 0
+    if finished(p) or p.step == R_DRAW or p.step == R_LEAD:
+        return 0
+    if p.step == R_CHOOSE:
+        for k in range(KINGDOMS):
+            if not p.visited >> k & 1:
+                out[n].kind = K_VISIT; out[n].card = -1; out[n].target = k + 1
+                n += 1
+        return n
+    if p.step == R_RESPOND or p.step == R_DISCARD:
+        cards = p.hand
+        if p.step == R_RESPOND:
+            follow = p.hand & (0xFFU << (8 * (p.lead >> 3)))
+            if follow:
+                cards = follow
+        for i in range(32):
+            if cards >> i & 1:
+                out[n].kind = K_PLAY if p.step == R_RESPOND else K_DISCARD
+                out[n].card = ref_of(i); out[n].target = 0
+                n += 1
+        return n
+    out[0].kind = K_DEBATE; out[0].card = -1; out[0].target = 0
+    n = 1
+    for s in range(4):
+        if not p.jacks >> s & 1:
+            ability[na] = s * 13 + 10
+            na += 1
+    for k in range(KINGDOMS):
+        if p.visited >> k & 1 and not p.spent >> k & 1:
+            ability[na] = p.rulers[k]
+            na += 1
+    trump = r_trump(p)
+    for i in range(na):
+        card = ability[i]
+        s = csuit(card)
+        if s == HEARTS:
+            if p.hand & (0xFFU << (8 * trump)):
+                out[n].kind = K_USE; out[n].card = card; out[n].target = 0
+                n += 1
+        elif s == CLUBS:
+            if p.hand & (0xFFU << (8 * CLUBS)):
+                out[n].kind = K_USE; out[n].card = card; out[n].target = 0
+                n += 1
+        elif s == SPADES:
+            for k in range(KINGDOMS):
+                if k != p.kingdom and not p.visited >> k & 1:
+                    out[n].kind = K_USE; out[n].card = card; out[n].target = k + 1
+                    n += 1
+        else:
+            out[n].kind = K_USE; out[n].card = card; out[n].target = 0
+            n += 1
+    return n
+
+
+cdef void r_play(RPos* p, RMove m) noexcept nogil:
+    """State.play (a legal move), then the forced steps."""
+    cdef int i, k, s, trump, other, t
+    cdef uint32_t trumps
+    if m.kind == K_VISIT:
+        p.kingdom = m.target - 1
+        p.step = R_ACT
+    elif m.kind == K_DEBATE:
+        p.step = R_LEAD
+    elif m.kind == K_PLAY:
+        i = index_of(m.card)
+        p.hand &= ~(1U << i)
+        if card_wins(m.card, ref_of(p.lead), r_trump(p)):
+            p.scoring |= 1U << i
+            p.discard |= 1U << p.lead
+        else:
+            p.discard |= (1U << p.lead) | (1U << i)
+        p.step = R_ACT
+        p.lead = -1
+    elif m.kind == K_DISCARD:
+        i = index_of(m.card)
+        p.hand &= ~(1U << i)
+        p.discard |= 1U << i
+        p.discards -= 1
+    else:
+        s = csuit(m.card)
+        if m.card % 13 == 10:
+            p.jacks |= 1 << s
+        else:
+            for k in range(KINGDOMS):
+                if p.rulers[k] == m.card:
+                    p.spent |= 1 << k
+                    break
+        if s == HEARTS:
+            trumps = p.hand & (0xFFU << (8 * r_trump(p)))
+            p.hand &= ~trumps
+            p.discard |= trumps
+        elif s == CLUBS:
+            p.step = R_DRAW
+            p.draws = pop32(p.hand & (0xFFU << (8 * CLUBS)))
+        elif s == DIAMONDS:
+            p.step = R_DRAW
+            p.draws = 2
+            p.discards = 2
+        else:
+            other = m.target - 1
+            t = p.rulers[p.kingdom]
+            p.rulers[p.kingdom] = p.rulers[other]
+            p.rulers[other] = t
+    settle(p)
+
+
+cdef void r_chance(RPos* p, uint64_t* rng) noexcept nogil:
+    """State.sample_chance then apply_chance: card r of the deck in sorted order, r = next() % cards."""
+    cdef int r = <int>(next_random(rng) % <uint64_t>pop32(p.deck)), i
+    for i in range(32):
+        if p.deck >> i & 1:
+            if r == 0:
+                break
+            r -= 1
+    p.deck &= ~(1U << i)
+    if p.step == R_LEAD:
+        p.step = R_RESPOND
+        p.lead = i
+    else:
+        p.hand |= 1U << i
+        p.draws -= 1
+    settle(p)
+
+
+cdef inline int by_value(int card) noexcept nogil:   # (value, card), as one number
+    return (card % 13) * 64 + card
+
+
+cdef int baseline_answer(RPos* p, RMove* moves, int n) noexcept nogil:
+    """baseline_move at RESPOND and DISCARD: the index of its move."""
+    cdef int i, need, trump, best = -1, nwin = 0, nlose = 0, bw = -1, bl_lo = -1, bl_hi = -1, v
+    if p.step == R_RESPOND:
+        need = p.kingdom + 1 - pop32(p.scoring)
+        trump = r_trump(p)
+        for i in range(n):
+            v = by_value(moves[i].card)
+            if card_wins(moves[i].card, ref_of(p.lead), trump):
+                nwin += 1
+                if bw < 0 or v < by_value(moves[bw].card):
+                    bw = i
+            else:
+                nlose += 1
+                if bl_lo < 0 or v < by_value(moves[bl_lo].card):
+                    bl_lo = i
+                if bl_hi < 0 or v > by_value(moves[bl_hi].card):
+                    bl_hi = i
+        if nwin and (2 * need >= pop32(p.hand) or not nlose) and need > 0:
+            return bw
+        if nlose:
+            return bl_hi if need <= 0 else bl_lo
+    for i in range(n):
+        if best < 0 or by_value(moves[i].card) < by_value(moves[best].card):
+            best = i
+    return best
+
+
+cdef int rule_keys(RPos* p, RMove* moves, int n, double* key1, double* key2) noexcept nogil:
+    """rule_move's valuation: key1, key2 of each move (higher first), and the index of the rule's move."""
+    cdef int counts[40]
+    cdef int i, j, k, s, t, need, trump, nh, choice, stride, full, others, kind, cached_clubs = 0, cached_diamonds = 0
+    cdef uint32_t pool = p.deck if p.deck else p.discard, rest
+    cdef double own, swapped, best, pv, margin, now, clubs_p = 0.0, diamonds_p = 0.0
+    cdef double fullrow[4][33]
+    cdef double* tab
+    cdef int have[4]
+    cdef int open_count = 0, open_suits = 0
+    cdef uint64_t seed
+    cdef int hearts_done
+    cdef double hearts_p = 0.0
+    if n == 1:
+        key1[0] = key2[0] = 0.0
+        return 0
+    counts_of(pool, counts)
+    if p.step == R_CHOOSE:
+        for k in range(KINGDOMS):
+            if not p.visited >> k & 1:
+                open_count += 1
+                open_suits |= 1 << csuit(p.rulers[k])
+        for t in range(4):
+            have[t] = 0
+        nh = pop32(p.hand)
+        choice = 0
+        for i in range(n):
+            k = moves[i].target - 1
+            s = csuit(p.rulers[k])
+            own = -1.0
+            swapped = -1.0
+            for t in range(4):
+                if t == s or (open_count > 1 and open_suits >> t & 1):
+                    if not have[t]:  # the full hand's row with trump t (the chance needs only it)
+                        tab = big_table(p.hand, t, counts, &nh)
+                        full = (1 << nh) - 1
+                        for j in range(nh + 1):
+                            fullrow[t][j] = tab[full * (nh + 1) + j]
+                        if tab != STATIC_TAB:
+                            free(tab)
+                        have[t] = 1
+                    pv = fullrow[t][k + 1] if k + 1 <= nh else 0.0
+                    if CHOOSE_MODE:
+                        pv = open_value(p.hand, t, p.deck, k + 1, counts, pv)
+                    if t == s:
+                        own = pv
+                    if pv > swapped:
+                        swapped = pv
+            key1[i] = (own if own > swapped else swapped) / (TYPICAL2[k] if CHOOSE_MODE else TYPICAL[k])
+            key2[i] = own
+            if key1[i] > key1[choice] or (key1[i] == key1[choice] and key2[i] > key2[choice]):
+                choice = i
+        return choice
+    need = p.kingdom + 1 - pop32(p.scoring)
+    trump = r_trump(p)
+    if p.step == R_RESPOND or p.step == R_DISCARD:
+        tab = big_table(p.hand, trump, counts, &nh)
+        if tab == NULL:  # more cards than memory allows a table for (never met): the baseline's answer
+            return baseline_answer(p, moves, n)
+        stride = nh + 1
+        full = (1 << nh) - 1
+        best = 0.0
+        choice = -1
+        for i in range(n):
+            j = 0  # the card's place in the hand
+            for t in range(index_of(moves[i].card)):
+                if p.hand >> t & 1:
+                    j += 1
+            if p.step == R_RESPOND:
+                k = need - card_wins(moves[i].card, ref_of(p.lead), trump)
+                pv = tab[(full ^ (1 << j)) * stride + k] if 0 <= k < nh else 0.0
+            elif p.discards >= 2 and nh >= 2:
+                pv = 0.0
+                for t in range(nh):
+                    if t != j and 0 <= need < nh - 1:
+                        own = tab[(full ^ (1 << j) ^ (1 << t)) * stride + need]
+                        if own > pv:
+                            pv = own
+            else:
+                pv = tab[(full ^ (1 << j)) * stride + need] if 0 <= need < nh else 0.0
+            key1[i] = pv
+            key2[i] = 0.0
+            if pv > best:
+                best = pv
+                choice = i
+        if tab != STATIC_TAB:
+            free(tab)
+        return choice if choice >= 0 else baseline_answer(p, moves, n)
+    # ACT
+    now = kept_c(p.hand, trump, counts, need, 0)
+    seed = rule_seed(p.hand, p.deck, trump, need, p.jacks)
+    best = now
+    choice = 0
+    key1[0] = now
+    key2[0] = 0.0
+    for t in range(4):
+        have[t] = 0
+    hearts_done = 0
+    for i in range(1, n):
+        kind = csuit(moves[i].card)
+        if kind == HEARTS:
+            if not hearts_done:  # a jack and a supporter alike
+                hearts_p = kept_c(p.hand & ~(0xFFU << (8 * trump)), trump, counts, need, 0)
+                hearts_done = 1
+            pv = hearts_p
+        elif kind == SPADES:
+            t = csuit(p.rulers[moves[i].target - 1])
+            if not have[t]:  # one chance per trump it could bring
+                fullrow[t][0] = kept_c(p.hand, t, counts, need, 0)
+                have[t] = 1
+            pv = fullrow[t][0]
+        elif kind == CLUBS:
+            if not cached_clubs:
+                clubs_p = draw_chance(p.hand, trump, p.deck, need, pop32(p.hand & (0xFFU << (8 * CLUBS))), 0, seed)
+                cached_clubs = 1
+            pv = clubs_p
+        else:
+            if not cached_diamonds:
+                diamonds_p = draw_chance(p.hand, trump, p.deck, need, 2, 2, seed)
+                cached_diamonds = 1
+            pv = diamonds_p
+        margin = 1e-9 if moves[i].card % 13 == 10 else SUPPORTER_MARGIN_C
+        key1[i] = pv - (0.0 if moves[i].card % 13 == 10 else SUPPORTER_MARGIN_C)
+        key2[i] = 0.0
+        if pv > best + margin:
+            best = pv
+            choice = i
+    return choice
+
+
+cdef int rule_index(RPos* p, RMove* moves, int n) noexcept nogil:
+    cdef double key1[MAX_MOVES]
+    cdef double key2[MAX_MOVES]
+    return rule_keys(p, moves, n, key1, key2)
+
+
+cdef int candidates_of(RPos* p, RMove* moves, int n, int count, int* out) noexcept nogil:
+    """The rule's move, then the others by the rule's keys (higher first, ties in the legal order):
+    the first ``count``."""
+    cdef double key1[MAX_MOVES]
+    cdef double key2[MAX_MOVES]
+    cdef int used[MAX_MOVES]
+    cdef int rule = rule_keys(p, moves, n, key1, key2), i, got = 1, best
+    for i in range(n):
+        used[i] = 0
+    out[0] = rule
+    used[rule] = 1
+    while got < count and got < n:
+        best = -1
+        for i in range(n):
+            if not used[i] and (best < 0 or key1[i] > key1[best] or (key1[i] == key1[best] and key2[i] > key2[best])):
+                best = i
+        used[best] = 1
+        out[got] = best
+        got += 1
+    return got
+
+
+cdef void play_rule(RPos* p, uint64_t* rng) noexcept nogil:
+    """solvers/rollouts.py play_out with the rule: chance by ``rng``, decisions by the rule."""
+    cdef RMove moves[MAX_MOVES]
+    cdef int n
+    while not finished(p):
+        if p.step == R_DRAW or p.step == R_LEAD:
+            r_chance(p, rng)
+        else:
+            n = r_moves(p, moves)
+            r_play(p, moves[rule_index(p, moves, n)])
+
+
+cdef void ensure_buffer() except *:
+    global STATIC_TAB
+    if STATIC_TAB == NULL:
+        STATIC_TAB = <double*>malloc((<size_t>1 << MAX_ODDS) * (MAX_ODDS + 1) * sizeof(double))
+        if STATIC_TAB == NULL:
+            raise MemoryError()
+
+
+cdef RPos r_position(position) except *:
+    """A position from its Python form (blind.py kernel_position)."""
+    cdef RPos p
+    cdef int k
+    rulers, p.visited, p.spent, p.kingdom, p.hand, p.deck, p.discard, p.scoring, p.jacks, p.step, p.lead, \
+        p.draws, p.discards, p.lost = position
+    for k in range(KINGDOMS):
+        p.rulers[k] = rulers[k]
+    return p
+
+
+cdef tuple move_tuple(RMove m):
+    return (m.kind, m.card, m.target)
+
+
+cdef RMove move_of(tuple move):
+    cdef RMove m
+    m.kind, m.card, m.target = move
+    return m
+
+
+def rule_moves(position):
+    """(legal moves as (kind, card, target), the index of the rule's move)."""
+    cdef RPos p = r_position(position)
+    cdef RMove moves[MAX_MOVES]
+    cdef int n, i
+    ensure_buffer()
+    n = r_moves(&p, moves)
+    if n == 0:
+        return [], -1
+    i = rule_index(&p, moves, n)
+    return [move_tuple(moves[j]) for j in range(n)], i
+
+
+def rule_candidates(position, int count):
+    """The rule's move, then its next best by the rule's own valuation: ``count`` at most."""
+    cdef RPos p = r_position(position)
+    cdef RMove moves[MAX_MOVES]
+    cdef int chosen[MAX_MOVES]
+    cdef int n, got
+    ensure_buffer()
+    n = r_moves(&p, moves)
+    if n == 0:
+        return []
+    got = candidates_of(&p, moves, n, min(count, MAX_MOVES), chosen)
+    return [move_tuple(moves[chosen[j]]) for j in range(got)]
+
+
+def rollouts(position, moves, int samples, uint64_t seed):
+    """[(wins, sum of winning scores, sum of losing scores)] for each move: the move, then the rule
+    to the end, over ``samples`` draws (sample i: splitmix64 seeded seed + i, as SplitMix64(seed + i))."""
+    cdef RPos start = r_position(position), q, after
+    cdef RMove m
+    cdef int k, wins, won_sum, lost_sum, score
+    cdef uint64_t rng
+    ensure_buffer()
+    out = []
+    for move in moves:
+        m = move_of(tuple(move))
+        q = start
+        r_play(&q, m)
+        after = q
+        wins = won_sum = lost_sum = 0
+        with nogil:
+            for k in range(samples):
+                q = after
+                rng = seed + <uint64_t>k
+                play_rule(&q, &rng)
+                score = final_score(&q)
+                if not q.lost:
+                    wins += 1
+                    won_sum += score
+                else:
+                    lost_sum += score
+        out.append((wins, won_sum, lost_sum))
+    return out
+
+
+def rule_games(position, int samples, uint64_t seed):
+    """(wins, sum of winning scores, sum of losing scores) of the rule alone from ``position`` (a
+    chance node or a decision), over ``samples`` draws: for measuring the rule."""
+    cdef RPos start = r_position(position), q
+    cdef int k, wins = 0, won_sum = 0, lost_sum = 0, score
+    cdef uint64_t rng
+    ensure_buffer()
+    with nogil:
+        for k in range(samples):
+            q = start
+            rng = seed + <uint64_t>k
+            play_rule(&q, &rng)
+            score = final_score(&q)
+            if not q.lost:
+                wins += 1
+                won_sum += score
+            else:
+                lost_sum += score
+    return wins, won_sum, lost_sum
+
+
+# -- the odds tables for Python (blind.py visit_table / best_kept are the reference) -----------------
+cdef uint32_t hand_mask(hand) except? 0:
+    cdef uint32_t mask = 0
+    for card in hand:
+        mask |= 1U << index_of(card)
+    return mask
+
+
+cdef void counts_array(counts, int* out) except *:
+    cdef int s, v
+    for s in range(4):
+        for v in range(10):
+            out[s * 10 + v] = counts[s][v] if v < len(counts[s]) else 0
 
 
 def visit_table(hand, int trump, counts):
     """table[mask][w]: the chance that the hand's cards in ``mask`` win exactly w of the debates
     they answer, each lead drawn from ``counts`` (see the reference, visit_table in
     solodeck/games/emissary/blind.py: the same sums in the same order, so the same floats). ``hand``:
-    reference cards (suit * 13 + value - 1), sorted."""
-    cdef int n = len(hand), stride = n + 1, mask, w
-    cdef double* tab = _fill_table(hand, trump, counts)
+    reference cards (suit * 13 + value - 1), sorted, at most 20."""
+    cdef int n = len(hand), stride, mask, w
+    cdef int c[40]
+    cdef double* tab
+    if n > 20:
+        raise ValueError("visit_table: at most 20 cards")
+    counts_array(counts, c)
+    ensure_buffer()
+    tab = big_table(hand_mask(hand), trump, c, &n)
+    if tab == NULL:
+        raise MemoryError()
+    stride = n + 1
     try:
-        return [[tab[mask * stride + w] for w in range(_popcount_int(mask) + 1)] for mask in range(1 << n)]
+        return [[tab[mask * stride + w] for w in range(pop32(mask) + 1)] for mask in range(1 << n)]
     finally:
-        free(tab)
+        if tab != STATIC_TAB:
+            free(tab)
 
 
 def best_kept(hand, int trump, counts, int need, int drop):
     """The reference's best_kept: the best chance of exactly ``need`` wins left after discarding
     ``drop`` cards of the hand (0: the hand itself)."""
-    cdef int n = len(hand), stride = n + 1, mask, keep = n - drop if drop < n else 0
-    cdef double best = 0.0, p
-    cdef double* tab
-    if need < 0 or need > keep:
-        return 0.0
-    tab = _fill_table(hand, trump, counts)
-    try:
-        for mask in range(1 << n):
-            if _popcount(mask) == keep:
-                p = tab[mask * stride + need]
-                if p > best:
-                    best = p
-        return best
-    finally:
-        free(tab)
-
-
-cdef inline int _popcount(unsigned int x):
-    return __builtin_popcountll(x)
-
-
-def _popcount_int(x):
-    return bin(x).count("1")
+    cdef int c[40]
+    if len(hand) > 20:
+        raise ValueError("best_kept: at most 20 cards")
+    counts_array(counts, c)
+    ensure_buffer()
+    return kept_c(hand_mask(hand), trump, c, need, drop)

@@ -65,10 +65,18 @@ class Emissary(Game):
         with exactly the wins it needs, the leads drawn from the unseen cards, computed for each
         kingdom and trump it could reach, each response and each ability. It never reads the
         order of the deck."""
-        return blind.rule_move(self, state, *self.odds())
+        kernel = blind.ready_kernel(self.load_kernel())
+        if kernel is not None:
+            return blind.kernel_rule_move(kernel, state)
+        return blind.rule_move(self, state, *self.odds(), abilities=blind.PYTHON_ABILITIES)
 
     def blind_plan(self):
         return blind.plan()
+
+    def fast_rollouts(self, state, samples, seed, moves=None):
+        """[(move, wins, sum of winning scores, sum of losing scores)]: rollouts of the rule's best
+        moves, in the kernel where it is built (blind.fast_rollouts), else the same in Python."""
+        return blind.fast_rollouts(self, state, samples, seed, moves)
 
     _tables = None  # table_of()'s memo
 

@@ -1,19 +1,30 @@
 """The Emissary's blind play: the baseline policy, the blind rule (the odds of a visit, from
-the player's view) and the blind plan."""
+the player's view; rule_keys values every move, rule_move plays the best), its candidates and
+rollouts in the kernel (ext/emissary.pyx computes the same numbers; Python fallback without
+it) and the blind plan."""
 from __future__ import annotations
 
 from ...solvers.plan import BlindPlan, Estimator
-from .rules import (ACT, CHOOSE, CLUBS, DEBATE, DISCARD, HEARTS, JACKS, KINGDOMS, RESPOND, SPADES, suit, value,
+from .rules import (ACT, CHOOSE, CLUBS, DEBATE, DISCARD, HEARTS, JACKS, KINGDOMS, RESPOND, SPADES, Move, suit, value,
                     wins_debate)
 
 
 MAX_ODDS_HAND = 14  # the most cards the rule values a draw into
-SUPPORTER_MARGIN = 0.05
+SUPPORTER_MARGIN = 0.05  # a supporter is a point of score and once a game: spent only for a clear gain
 # The chance of kingdoms 1-8 (no ability, the best trump of the four) for a random hand of 8 against
 # the other 24 cards: the mean over 400 random hands (generator random.Random(7)). Choosing the
 # kingdom whose chance is highest against this is choosing the most likely product over the visits,
 # when every later visit would get a typical hand.
-TYPICAL_CHANCE = (0.42074, 0.54397, 0.58743, 0.57127, 0.50085, 0.32036, 0.12507, 0.02358)  # a supporter is a point of score and once a game: spent only for a clear gain
+TYPICAL_CHANCE = (0.42074, 0.54397, 0.58743, 0.57127, 0.50085, 0.32036, 0.12507, 0.02358)
+# The choice of a kingdom weighs each trump with one ability of hearts, clubs or diamonds too
+# (_open_value). Its typical chance: the mean over 400 hands, each the first 8 cards of
+# random.Random(7).sample(DECK_CARDS, 32) against the other 24, of the best trump of the four
+# (ext/emissary.pyx kingdom_values). Tuning deals 10000-10299: 77 wins against 66 without it.
+CHOOSE_ABILITIES = True
+# Without the kernel the choice weighs no ability: in pure Python it fills some 2,000 odds tables,
+# about four minutes a choice (0.2 s without), so the package plays the rule as before it.
+PYTHON_ABILITIES = False
+TYPICAL_OPEN = (0.66891, 0.66669, 0.69039, 0.68356, 0.62403, 0.50672, 0.35723, 0.19245)
 
 
 # -- the blind rule: the odds of a visit -------------------------------------------------------------
@@ -104,23 +115,38 @@ def _chance_of(hand: tuple, trump: int, counts: tuple, need: int, kept) -> float
     return kept(hand, trump, counts, need, 0)
 
 
+DRAW_SAMPLES = 24   # draws valued for clubs and diamonds where there are more than COMBO_LIMIT ...
+COMBO_LIMIT = 40    # ... else every draw
+
+
+def _mask(cards) -> int:
+    """A set of cards as the kernel's mask (bit suit * 8 + value - 1)."""
+    return sum(1 << (suit(c) * 8 + value(c) - 1) for c in cards)
+
+
+def rule_seed(hand, deck, trump: int, need: int, jacks: int) -> int:
+    """The seed of the rule's sampled draws: a function of the view (ext/emissary.pyx rule_seed)."""
+    return ((_mask(hand) | _mask(deck) << 32) ^ ((trump + 4 * jacks + 64 * (need + 16)) * 0x9E3779B97F4A7C15)) \
+        & 0xFFFFFFFFFFFFFFFF
+
+
 def _draw_chance(hand, trump, pool, need, draws, discards, kept, seed) -> float:
     """The chance of exactly ``need`` wins after drawing ``draws`` cards of ``pool`` (every draw
-    when there are at most 40, else 24 drawn with a generator seeded by the view) and, for
-    diamonds, discarding the best two."""
+    when there are at most COMBO_LIMIT, else DRAW_SAMPLES drawn with a generator seeded by the
+    view) and, for diamonds, discarding the best two."""
     import itertools
-    from ...shuffle import SplitMix64
-
     import math
+
+    from ...shuffle import SplitMix64
 
     draws = min(draws, len(pool))
     if len(hand) + draws > MAX_ODDS_HAND:  # the table doubles with each card: not valued
         return -1.0
-    if math.comb(len(pool), draws) <= 40:
+    if math.comb(len(pool), draws) <= COMBO_LIMIT:
         combos = list(itertools.combinations(pool, draws))
-    else:  # 24 draws of the composition (a partial shuffle each)
+    else:  # sampled draws of the composition (a partial shuffle each)
         rng, combos = SplitMix64(seed), []
-        for _ in range(24):
+        for _ in range(DRAW_SAMPLES):
             cards = list(pool)
             for i in range(draws):
                 j = i + rng.next() % (len(cards) - i)
@@ -133,76 +159,111 @@ def _draw_chance(hand, trump, pool, need, draws, discards, kept, seed) -> float:
     return total / len(combos)
 
 
-def rule_move(game, state, table_of=visit_table, kept=best_kept):
-    """The blind rule (Game.blind_rule): see docs/rules/emissary.md, "The blind rule"."""
+def _open_value(state, trump: int, need: int, counts: tuple, kept, abilities: bool) -> float:
+    """The chance of a visit about to start (the choice of a kingdom) with this trump: debating at
+    once, or (``abilities``) the best of that and one ability of hearts, clubs or diamonds,
+    valued as between debates (ext/emissary.pyx open_value)."""
+    hand = state.hand
+    value_ = _chance_of(hand, trump, counts, need, kept)
+    if not abilities:
+        return value_
+    seed = rule_seed(hand, state.deck, trump, need, 0)
+    pool = tuple(sorted(state.deck))
+    if any(suit(c) == trump for c in hand):
+        value_ = max(value_, _chance_of(tuple(c for c in hand if suit(c) != trump), trump, counts, need, kept))
+    clubs = sum(suit(c) == CLUBS for c in hand)
+    if clubs:
+        value_ = max(value_, _draw_chance(hand, trump, pool, need, clubs, 0, kept, seed))
+    return max(value_, _draw_chance(hand, trump, pool, need, 2, 2, kept, seed))
+
+
+def rule_keys(game, state, table_of=visit_table, kept=best_kept, abilities=CHOOSE_ABILITIES):
+    """The rule's valuation of every legal move: (moves, keys, the index of the rule's move), a
+    key a tuple, higher better (the chance the move leaves; at the choice of a kingdom its ratio
+    to a typical hand's, then its own trump's chance; a supporter's ability less
+    SUPPORTER_MARGIN). ext/emissary.pyx rule_keys computes the same numbers."""
     moves = state.legal_moves()
     if len(moves) == 1:
-        return moves[0]
+        return moves, [(0.0, 0.0)], 0
     pool = _lead_pool(state)
     counts = unseen_counts(pool)
     if state.step == CHOOSE:
         open_ = [k for k in range(KINGDOMS) if not state.visited >> k & 1]
-        chance = {}
+        keys = []
         for move in moves:
             k = move.target - 1
             trumps = {suit(state.rulers[k])}
             if len(open_) > 1:  # the spades jack can make any other open kingdom's ruler trump
                 trumps |= {suit(state.rulers[j]) for j in open_}
-            own = _chance_of(state.hand, suit(state.rulers[k]), counts, k + 1, kept)
-            swapped = max(_chance_of(state.hand, t, counts, k + 1, kept) for t in trumps)
+            own = _open_value(state, suit(state.rulers[k]), k + 1, counts, kept, abilities)
+            swapped = max(_open_value(state, t, k + 1, counts, kept, abilities) for t in trumps)
             # every kingdom must be won some time: this hand goes where it beats a typical hand most
-            chance[move] = (max(own, swapped) / TYPICAL_CHANCE[k], own, -k)
-        return max(moves, key=lambda m: chance[m])
+            typical = TYPICAL_OPEN if abilities else TYPICAL_CHANCE
+            keys.append((max(own, swapped) / typical[k], own))
+        return moves, keys, max(range(len(moves)), key=lambda i: keys[i])
     need = state.kingdom + 1 - len(state.scoring)
     trump = state.trump()
-    if state.step == RESPOND:
+    if state.step in (RESPOND, DISCARD):
         table = table_of(state.hand, trump, counts)
         everything = (1 << len(state.hand)) - 1
-        best, choice = 0.0, None
-        for move in moves:
+        best, choice, keys = 0.0, None, []
+        for m, move in enumerate(moves):
             i = state.hand.index(move.card)
-            w = need - wins_debate(move.card, state.lead, trump)
-            row = table[everything ^ 1 << i]
-            p = row[w] if 0 <= w < len(row) else 0.0
-            if p > best:
-                best, choice = p, move
-        return choice or game.baseline_move(state)
-    if state.step == DISCARD:
-        table = table_of(state.hand, trump, counts)
-        everything = (1 << len(state.hand)) - 1
-        best, choice = 0.0, None
-        for move in moves:
-            i = state.hand.index(move.card)
-            if state.discards >= 2 and len(state.hand) >= 2:  # the best partner for it
+            if state.step == RESPOND:
+                w = need - wins_debate(move.card, state.lead, trump)
+                row = table[everything ^ 1 << i]
+                p = row[w] if 0 <= w < len(row) else 0.0
+            elif state.discards >= 2 and len(state.hand) >= 2:  # the best partner for it
                 p = max((table[everything ^ 1 << i ^ 1 << j][need] if 0 <= need < len(state.hand) - 1 else 0.0)
                         for j in range(len(state.hand)) if j != i)
             else:
                 row = table[everything ^ 1 << i]
                 p = row[need] if 0 <= need < len(row) else 0.0
+            keys.append((p, 0.0))
             if p > best:
-                best, choice = p, move
-        return choice or game.baseline_move(state)
+                best, choice = p, m
+        if choice is None:  # no card leaves any chance: the baseline's answer
+            choice = moves.index(game.baseline_move(state))
+        return moves, keys, choice
     # ACT: debate now, or the ability that most raises the chance (supporters only by a margin)
     now = _chance_of(state.hand, trump, counts, need, kept)
-    seed = hash((state.hand, pool, trump, need, state.jacks)) & 0xFFFFFFFF
-    best, choice = now, DEBATE
-    for move in moves:
-        if move.kind != "use":
-            continue
+    seed = rule_seed(state.hand, state.deck, trump, need, state.jacks)
+    best, choice, keys, drawn = now, 0, [(now, 0.0)], {}
+    for m, move in enumerate(moves[1:], 1):
         kind = suit(move.card)
         if kind == HEARTS:
             p = _chance_of(tuple(c for c in state.hand if suit(c) != trump), trump, counts, need, kept)
         elif kind == SPADES:
             p = _chance_of(state.hand, suit(state.rulers[move.target - 1]), counts, need, kept)
-        elif kind == CLUBS:
-            p = _draw_chance(state.hand, trump, tuple(sorted(state.deck)), need,
-                             sum(suit(c) == CLUBS for c in state.hand), 0, kept, seed)
+        elif kind not in drawn:  # clubs or diamonds (a jack and a supporter draw alike)
+            if kind == CLUBS:
+                p = _draw_chance(state.hand, trump, tuple(sorted(state.deck)), need,
+                                 sum(suit(c) == CLUBS for c in state.hand), 0, kept, seed)
+            else:
+                p = _draw_chance(state.hand, trump, tuple(sorted(state.deck)), need, 2, 2, kept, seed)
+            drawn[kind] = p
         else:
-            p = _draw_chance(state.hand, trump, tuple(sorted(state.deck)), need, 2, 2, kept, seed)
+            p = drawn[kind]
         margin = 1e-9 if move.card in JACKS else SUPPORTER_MARGIN
+        keys.append((p - (0.0 if move.card in JACKS else SUPPORTER_MARGIN), 0.0))
         if p > best + margin:
-            best, choice = p, move
-    return choice
+            best, choice = p, m
+    return moves, keys, choice
+
+
+def rule_move(game, state, table_of=visit_table, kept=best_kept, abilities=CHOOSE_ABILITIES):
+    """The blind rule (Game.blind_rule): see docs/rules/emissary.md, "The blind rule"."""
+    moves, _keys, choice = rule_keys(game, state, table_of, kept, abilities)
+    return moves[choice]
+
+
+def rule_candidates(game, state, count: int, table_of=visit_table, kept=best_kept,
+                    abilities=CHOOSE_ABILITIES) -> list:
+    """The rule's move, then the other moves by the rule's keys (ties in the legal order): the
+    first ``count``. The blind policy's rollouts value only these (fast_rollouts)."""
+    moves, keys, choice = rule_keys(game, state, table_of, kept, abilities)
+    rest = sorted((i for i in range(len(moves)) if i != choice), key=lambda i: keys[i], reverse=True)
+    return [moves[i] for i in [choice] + rest[:max(count - 1, 0)]]
 
 
 # -- the baseline policy ---------------------------------------------------------------------------
@@ -257,9 +318,95 @@ def odds_tables(kernel) -> tuple:
             source.best_kept if source else best_kept)
 
 
+# -- the rule and its rollouts in the kernel (ext/emissary.pyx) ------------------------------------
+ROLLOUT_CANDIDATES = 2  # the blind policy's rollouts value the rule's move and its next best (rule_candidates)
+_KINDS = ("visit", "debate", "play", "discard", "use")
+
+
+def kernel_position(state) -> tuple:
+    """The kernel's form of a decision: what the player sees (the deck as a set of cards)."""
+    return (state.rulers, state.visited, state.spent, state.kingdom, _mask(state.hand), _mask(state.deck),
+            _mask(state.discard), _mask(state.scoring), state.jacks, state.step,
+            suit(state.lead) * 8 + value(state.lead) - 1 if state.lead >= 0 else -1, state.draws, state.discards,
+            int(state.lost))
+
+
+def _from_kernel(move) -> Move:
+    kind, card, target = move
+    return DEBATE if kind == 1 else Move(_KINDS[kind], card, target)
+
+
+def _to_kernel(move) -> tuple:
+    return (_KINDS.index(move.kind), move.card, move.target)
+
+
+def ready_kernel(kernel):
+    """The kernel with the rule's weights set (once), or None."""
+    if kernel is not None and not getattr(kernel, "_rule_set", False):
+        kernel.set_rule(TYPICAL_CHANCE, SUPPORTER_MARGIN, DRAW_SAMPLES, COMBO_LIMIT, MAX_ODDS_HAND)
+        kernel.set_choose(int(CHOOSE_ABILITIES), TYPICAL_OPEN)
+        kernel._rule_set = True
+    return kernel
+
+
+def kernel_rule_move(kernel, state):
+    """The blind rule's move computed in the kernel (tests/test_emissary_kernel_rule.py: the same
+    move as rule_move at every decision)."""
+    moves, choice = kernel.rule_moves(kernel_position(state))
+    return _from_kernel(moves[choice]) if moves else None
+
+
+def candidates(game, state, count: int = ROLLOUT_CANDIDATES) -> list:
+    """rule_candidates, in the kernel where it is built."""
+    kernel = ready_kernel(game.load_kernel())
+    if kernel is not None:
+        return [_from_kernel(m) for m in kernel.rule_candidates(kernel_position(state), count)]
+    return rule_candidates(game, state, count, *game.odds(), abilities=PYTHON_ABILITIES)
+
+
+def fast_rollouts(game, state, samples, seed, moves=None):
+    """[(move, wins, sum of winning scores, sum of losing scores)]: solvers/rollouts.py's rollouts
+    with the blind rule, of the rule's best moves only (``candidates``; those of them in
+    ``moves`` when given). In the kernel where it is built, else the same rollouts in Python (the
+    same draws and moves, tests/test_emissary_kernel_rule.py): the policy decides the same either way."""
+    if not state.legal_moves():
+        return None
+    chosen = candidates(game, state)
+    if moves is not None:
+        wanted = set(moves)
+        chosen = [m for m in chosen if m in wanted]
+    kernel = ready_kernel(game.load_kernel())
+    if kernel is None:
+        return python_rollouts(game, state, samples, seed, chosen)
+    rows = kernel.rollouts(kernel_position(state), [_to_kernel(m) for m in chosen], samples, seed)
+    return [(m, *row) for m, row in zip(chosen, rows)]
+
+
+def python_rollouts(game, state, samples, seed, moves) -> list:
+    """The kernel's rollouts in pure Python: each move, then Game.blind_rule, SplitMix64(seed + i)."""
+    from ...shuffle import SplitMix64
+    from ...solvers.rollouts import play_out
+
+    stats = []
+    for move in moves:
+        wins = won = lost = 0
+        for i in range(samples):
+            outcome = play_out(game, state.play(move), SplitMix64(seed + i), game.blind_rule).outcome()
+            if outcome.won:
+                wins, won = wins + 1, won + outcome.score
+            else:
+                lost += outcome.score
+        stats.append((move, wins, won, lost))
+    return stats
+
+
 def plan() -> BlindPlan:
-    # The blind policy plays the rule's move beyond the exact tree, unvalued: a rollout of the rule
-    # plays the rest of the game in Python (~2 s under load), so 16 per move would cost minutes a
-    # decision. Exact blind values fit only the last debates of the last visit. Blind wins are rare:
-    # where nothing wins, the kingdoms won decide (rank_losses).
-    return BlindPlan(estimator=Estimator.RULE, estimate=False, samples=16, exact_states=100, rank_losses=True)
+    # The blind policy plays the rule's move beyond the exact tree, unvalued. Rolling the rule out
+    # (``blind:estimator=rollouts``: sequential halving over the rule's move and its next best,
+    # fast_rollouts, the rule's move first among equal wins) is built and tested, but even in the
+    # kernel a rollout plays the rest of a game in 0.1-1 s (the rule fills dozens of odds tables of
+    # 10-14 cards a visit): 2 rollouts a move already cost about a minute a game (seeds
+    # 10000-10003), against 5 s allowed. Exact blind values fit only the last debates of the last
+    # visit. Blind wins are rare: where nothing wins, the kingdoms won decide (rank_losses).
+    return BlindPlan(estimator=Estimator.RULE, estimate=False, samples=16, halving=True, keep_rule=True,
+                     exact_states=100, rank_losses=True)
