@@ -18,6 +18,7 @@ No request names a file: deals and positions come inline, as the text of a deal 
 """
 from __future__ import annotations
 
+import ctypes
 import json
 import math
 import multiprocessing
@@ -47,7 +48,8 @@ DEFAULT_SECONDS = 5.0             # an analysis without a time limit
 PROGRESS_EVERY = 0.2              # seconds between two progress lines of an analysis
 GRACE_SECONDS = 2.0               # an analysis past its time limit by this much is ended
 ANALYSIS_MEMORY_MB = 512.0        # each analysis's transposition table (each worker's)
-DEFAULT_WORKERS = 2               # an open analysis's moves are valued by up to this many processes
+DEFAULT_WORKERS = 2               # an open analysis's moves are valued by up to this many processes,
+SHARE_AFTER = 0.005               # once it has taken this many seconds (the values do not depend on it)
 
 
 def schema() -> dict:
@@ -439,35 +441,50 @@ def _analyse_open(game, state, limits, send, progress, workers=1) -> str:
             send("row", found_move_row(first, result))
     rest = [move for move in moves if move != first]
     claim = _Claims(len(rest))  # each process takes the next move not yet taken: the load balances
-    helpers = [_value_in_worker(game, state, rest, claim, limits) for _ in range(min(workers, len(rest)) - 1)]
-    relays = [_Relay(reader, send) for _, reader in helpers]
-    for relay in relays:
-        relay.start()
-    exact, nodes = _value_moves(game, state, rest, claim, limits, send, progress)
-    for relay in relays:
+    helpers, started = [], time.perf_counter()
+
+    def share_out():
+        """After each move: an analysis still busy after SHARE_AFTER forks its workers (a fork
+        costs a few ms, more than a quick analysis takes; the values are the same either way)."""
+        if not helpers and time.perf_counter() - started >= SHARE_AFTER:
+            for _ in range(min(workers - 1, claim.left)):
+                pid, reader = _value_in_worker(game, state, rest, claim, limits)
+                helpers.append((pid, _Relay(reader, send)))
+                helpers[-1][1].start()
+
+    exact, nodes = _value_moves(game, state, rest, claim, limits, send, progress, share_out if workers > 1 else None)
+    claim.close()
+    for pid, relay in helpers:
         relay.join()
-    for pid, _ in helpers:
         os.waitpid(pid, 0)
-    all_exact = all_exact and exact and all(relay.exact for relay in relays)
-    send("nodes", nodes + sum(relay.nodes for relay in relays) + (result.nodes if game.anytime else 0))
+    all_exact = all_exact and exact and all(relay.exact for _, relay in helpers)
+    send("nodes", nodes + sum(relay.nodes for _, relay in helpers) + (result.nodes if game.anytime else 0))
     return "solved" if all_exact else "timeout"
 
 
 class _Claims:
-    """Indices 0 .. count - 1 handed out once each, to this process and the workers it forks."""
+    """Indices 0 .. count - 1 handed out once each, to this process and the workers it forks: a
+    pipe filled with them (4 bytes each; reads that small are atomic) and closed for writing, so an
+    empty pipe reads as the end."""
 
     def __init__(self, count: int):
-        self.count, self.taken = count, multiprocessing.get_context("fork").Value("i", 0)
+        self.reader, writer = os.pipe()
+        os.write(writer, b"".join(i.to_bytes(4, "little") for i in range(count)))  # a few moves: within the pipe's buffer
+        os.close(writer)
+        self.left = count  # not yet taken, as long as this process alone takes them
 
     def next(self) -> int | None:
-        with self.taken.get_lock():
-            index = self.taken.value
-            self.taken.value = index + 1
-        return index if index < self.count else None
+        data = os.read(self.reader, 4)
+        self.left -= 1
+        return int.from_bytes(data, "little") if data else None
+
+    def close(self) -> None:
+        os.close(self.reader)
 
 
-def _value_moves(game, state, moves, claim, limits, send, progress) -> tuple:
-    """Each move claimed from ``moves``, valued, its row sent; (every value exact?, nodes searched)."""
+def _value_moves(game, state, moves, claim, limits, send, progress, after_each=None) -> tuple:
+    """Each move claimed from ``moves``, valued, its row sent (then ``after_each()``); (every value
+    exact?, nodes searched)."""
     from .solvers import make_solver
 
     solver = make_solver(game, limits, progress)
@@ -477,6 +494,8 @@ def _value_moves(game, state, moves, claim, limits, send, progress) -> tuple:
         value, exact = (None, False) if limits.expired() else solver.value(state.play(move))
         all_exact = all_exact and exact
         send("row", open_move_row(game, move, value if exact else None, exact))
+        if after_each is not None:
+            after_each()
     nodes = getattr(solver, "nodes", None)
     search = getattr(solver, "search", None)  # a kernel solver counts in its search
     return all_exact, nodes if nodes is not None else getattr(search, "nodes", 0)
@@ -529,8 +548,6 @@ class _Relay(threading.Thread):
 def _die_with(parent: int) -> None:
     """Ask the kernel to end this process when its parent ends (Linux's PR_SET_PDEATHSIG)."""
     try:
-        import ctypes
-
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
     except (OSError, AttributeError):
         pass
