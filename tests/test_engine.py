@@ -17,6 +17,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from solodeck import engine
 from solodeck.engine import MAX_REQUEST_BYTES, Engine, schema
 from solodeck.registry import get_game
 from solodeck.server import serve_in_thread
@@ -138,9 +139,10 @@ def test_stop_ends_a_long_analysis_at_once_with_what_it_has():
 
 
 @pytest.mark.parametrize("puzzle", ["foursquare/win-1.toml", "foursquare/win-2.toml", "syndicate/forced-two.toml"])
-def test_workers_value_every_move_as_one_process_does(puzzle):
+def test_workers_value_every_move_as_one_process_does(puzzle, monkeypatch):
     """Moves valued side by side (each process takes the next move left) give the same reply,
     in the same order, as one process valuing them all."""
+    monkeypatch.setattr(engine, "SHARE_AFTER", 0.0)  # the workers start at once, however quick the puzzle
     c = Client()
     pid = c.ask({"cmd": "new", "deal": (ROOT / "puzzles" / puzzle).read_text()})["position"]
     replies = [c.ask({"cmd": "analyse", "position": pid, "time_limit": 60, "workers": workers, "id": workers})
