@@ -1339,55 +1339,52 @@ def rule_candidates(position, int count):
     return [move_tuple(moves[chosen[j]]) for j in range(got)]
 
 
+cdef (int, int, int) rule_outcomes(RPos* start, int samples, uint64_t seed) noexcept nogil:
+    """(wins, sum of winning scores, sum of losing scores) of the rule from ``start`` over
+    ``samples`` draws (sample i: splitmix64 seeded seed + i, as SplitMix64(seed + i))."""
+    cdef RPos q
+    cdef int k, wins = 0, won_sum = 0, lost_sum = 0, score
+    cdef uint64_t rng
+    for k in range(samples):
+        q = start[0]
+        rng = seed + <uint64_t>k
+        play_rule(&q, &rng)
+        score = final_score(&q)
+        if not q.lost:
+            wins += 1
+            won_sum += score
+        else:
+            lost_sum += score
+    return wins, won_sum, lost_sum
+
+
 def rollouts(position, moves, int samples, uint64_t seed):
     """[(wins, sum of winning scores, sum of losing scores)] for each move: the move, then the rule
-    to the end, over ``samples`` draws (sample i: splitmix64 seeded seed + i, as SplitMix64(seed + i))."""
-    cdef RPos start = r_position(position), q, after
+    to the end, over ``samples`` draws (rule_outcomes)."""
+    cdef RPos start = r_position(position), after
     cdef RMove m
-    cdef int k, wins, won_sum, lost_sum, score
-    cdef uint64_t rng
+    cdef (int, int, int) outcome
     ensure_buffer()
     out = []
     for move in moves:
         m = move_of(tuple(move))
-        q = start
-        r_play(&q, m)
-        after = q
-        wins = won_sum = lost_sum = 0
+        after = start
+        r_play(&after, m)
         with nogil:
-            for k in range(samples):
-                q = after
-                rng = seed + <uint64_t>k
-                play_rule(&q, &rng)
-                score = final_score(&q)
-                if not q.lost:
-                    wins += 1
-                    won_sum += score
-                else:
-                    lost_sum += score
-        out.append((wins, won_sum, lost_sum))
+            outcome = rule_outcomes(&after, samples, seed)
+        out.append(outcome)
     return out
 
 
 def rule_games(position, int samples, uint64_t seed):
     """(wins, sum of winning scores, sum of losing scores) of the rule alone from ``position`` (a
     chance node or a decision), over ``samples`` draws: for measuring the rule."""
-    cdef RPos start = r_position(position), q
-    cdef int k, wins = 0, won_sum = 0, lost_sum = 0, score
-    cdef uint64_t rng
+    cdef RPos start = r_position(position)
+    cdef (int, int, int) outcome
     ensure_buffer()
     with nogil:
-        for k in range(samples):
-            q = start
-            rng = seed + <uint64_t>k
-            play_rule(&q, &rng)
-            score = final_score(&q)
-            if not q.lost:
-                wins += 1
-                won_sum += score
-            else:
-                lost_sum += score
-    return wins, won_sum, lost_sum
+        outcome = rule_outcomes(&start, samples, seed)
+    return outcome
 
 
 # -- the odds tables for Python (blind.py visit_table / best_kept are the reference) -----------------

@@ -152,9 +152,37 @@ cdef int legal_moves(Pos* p, uint8_t* out, int order=0) noexcept nogil:
     return k
 
 
+cdef inline void note_added(uint8_t* notes, int nn, uint8_t v, uint8_t* out) noexcept nogil:
+    """``out``: the ``nn`` sorted ``notes`` with ``v`` put in its place (nn + 1 of them; the
+    notes hold at most 4, so a mark never comes with 4 already)."""
+    cdef int i = nn if nn < 4 else 3, k
+    while i > 0 and notes[i - 1] > v:
+        out[i] = notes[i - 1]
+        i -= 1
+    out[i] = v
+    for k in range(i):
+        out[k] = notes[k]
+
+
+cdef inline void note_removed(uint8_t* notes, int nn, uint8_t v, uint8_t* out) noexcept nogil:
+    """``out``: the ``nn`` sorted ``notes`` less one ``v`` (nn - 1 of them)."""
+    cdef int i, k = 0
+    for i in range(nn):
+        if notes[i] == v and k == 0:
+            k = 1
+        else:
+            out[i - k] = notes[i]
+
+
+cdef inline void deck_from(uint8_t* deck, int n, int k, uint8_t* out) noexcept nogil:
+    """``out``: the ``n`` cards of the loop ``deck`` read from place ``k`` round to k - 1."""
+    memcpy(out, deck + k, n - k)
+    memcpy(out + n - k, deck, k)
+
+
 cdef void play(Pos* src, uint8_t move, Pos* dst) noexcept nogil:
     """The position after ``move`` (legal), chance as dealt."""
-    cdef int n = src.n, i, k, v
+    cdef int n = src.n, k, v
     cdef uint8_t top
     if move == M_LOOK:
         memcpy(dst, src, sizeof(Pos))
@@ -165,15 +193,7 @@ cdef void play(Pos* src, uint8_t move, Pos* dst) noexcept nogil:
     if move == M_MARK:
         memcpy(dst.deck, src.deck + 1, n - 1)
         dst.n = n - 1
-        v = src.deck[0] >> 1
-        v -= 1
-        i = src.nn
-        while i > 0 and src.notes[i - 1] > v:
-            dst.notes[i] = src.notes[i - 1]
-            i -= 1
-        dst.notes[i] = v
-        for k in range(i):
-            dst.notes[k] = src.notes[k]
+        note_added(src.notes, src.nn, (src.deck[0] >> 1) - 1, dst.notes)
         dst.nn = src.nn + 1
         dst.exited = 0
         return
@@ -182,31 +202,20 @@ cdef void play(Pos* src, uint8_t move, Pos* dst) noexcept nogil:
         dst.deck[0] = ((v + 1) << 1) | 1
         memcpy(dst.deck + 1, src.deck, n)
         dst.n = n + 1
-        k = 0
-        i = 0
-        while i < src.nn:
-            if src.notes[i] == v and k == 0:
-                k = 1
-            else:
-                dst.notes[i - k] = src.notes[i]
-            i += 1
+        note_removed(src.notes, src.nn, v, dst.notes)
         dst.nn = src.nn - 1
         dst.exited = 0
         return
-    v = move - M_EXPLORE
-    k = v % n
+    k = (move - M_EXPLORE) % n
     top = src.deck[k]
     dst.nn = src.nn
-    for i in range(src.nn):
-        dst.notes[i] = src.notes[i]
+    memcpy(dst.notes, src.notes, src.nn)
     dst.exited = 0
     if (top & 1) and (top >> 1) >= ACE:  # scored: the deck from the card after it
-        memcpy(dst.deck, src.deck + k + 1, n - k - 1)
-        memcpy(dst.deck + n - k - 1, src.deck, k)
+        deck_from(src.deck, n, k + 1, dst.deck)  # the scored card comes last: dropped
         dst.n = n - 1
         return
-    memcpy(dst.deck, src.deck + k, n - k)
-    memcpy(dst.deck + n - k, src.deck, k)
+    deck_from(src.deck, n, k, dst.deck)
     dst.n = n
     if (top & 1) and (top >> 1) == JOKER and aces_left(dst) == 0:
         dst.exited = 1
@@ -644,19 +653,12 @@ cdef inline bint r_known(RPos* p, uint8_t move) noexcept nogil:
 
 cdef void r_play(RPos* src, uint8_t move, RPos* dst) noexcept nogil:
     """State.play for every move but a look (the rollouts turn its cards: r_look)."""
-    cdef int n = src.n, i, k, v, c
+    cdef int n = src.n, k, c
     cdef uint8_t top
     if move == M_MARK:
         memcpy(dst.deck, src.deck + 1, n - 1)
         dst.n = n - 1
-        c = src.deck[0] >> 1
-        i = src.nn
-        while i > 0 and src.notes[i - 1] > c:
-            dst.notes[i] = src.notes[i - 1]
-            i -= 1
-        dst.notes[i] = c
-        for k in range(i):
-            dst.notes[k] = src.notes[k]
+        note_added(src.notes, src.nn, src.deck[0] >> 1, dst.notes)
         dst.nn = src.nn + 1
         dst.exited = 0
         dst.aces = src.aces
@@ -666,33 +668,24 @@ cdef void r_play(RPos* src, uint8_t move, RPos* dst) noexcept nogil:
         dst.deck[0] = c * 2 + 1
         memcpy(dst.deck + 1, src.deck, n)
         dst.n = n + 1
-        k = 0
-        for i in range(src.nn):
-            if src.notes[i] == c and k == 0:
-                k = 1
-            else:
-                dst.notes[i - k] = src.notes[i]
+        note_removed(src.notes, src.nn, c, dst.notes)
         dst.nn = src.nn - 1
         dst.exited = 0
         dst.aces = src.aces
         return
-    v = move - M_EXPLORE
-    k = v % n
+    k = (move - M_EXPLORE) % n
     top = src.deck[k]
     dst.nn = src.nn
-    for i in range(src.nn):
-        dst.notes[i] = src.notes[i]
+    memcpy(dst.notes, src.notes, src.nn)
     dst.exited = 0
     dst.aces = src.aces
     if top != DOWN and r_class(top) >= ACE:  # scored: the deck from the card after it
-        memcpy(dst.deck, src.deck + k + 1, n - k - 1)
-        memcpy(dst.deck + n - k - 1, src.deck, k)
+        deck_from(src.deck, n, k + 1, dst.deck)  # the scored card comes last: dropped
         dst.n = n - 1
         if r_class(top) == ACE:
             dst.aces -= 1
         return
-    memcpy(dst.deck, src.deck + k, n - k)
-    memcpy(dst.deck + n - k, src.deck, k)
+    deck_from(src.deck, n, k, dst.deck)
     dst.n = n
     if top != DOWN and r_class(top) == JOKER and dst.aces == 0:
         dst.exited = 1

@@ -63,6 +63,12 @@ def rollout_stats(game, state, samples: int, seed: int = 0, moves: list | None =
     if stats is not None:
         wanted = set(moves)
         return [row for row in stats if row[0] in wanted]
+    return [row if plan.rank_losses else row[:3] for row in python_rollout_stats(game, state, samples, seed, moves)]
+
+
+def python_rollout_stats(game, state, samples: int, seed: int, moves: list) -> list:
+    """[(move, wins, sum of winning scores, sum of losing scores)]: each move, then the blind rule
+    in Python, sample i drawn by SplitMix64(seed + i) (the draws a kernel's rollouts repeat)."""
     stats = []
     for move in moves:
         wins = total = lost_total = 0
@@ -74,7 +80,7 @@ def rollout_stats(game, state, samples: int, seed: int = 0, moves: list | None =
                 total += outcome.score or 0
             elif outcome is not None:
                 lost_total += outcome.score or 0
-        stats.append((move, wins, total, lost_total) if plan.rank_losses else (move, wins, total))
+        stats.append((move, wins, total, lost_total))
     return stats
 
 

@@ -5,6 +5,7 @@ it) and the blind plan."""
 from __future__ import annotations
 
 from ...solvers.plan import BlindPlan, Estimator
+from ...solvers.rollouts import python_rollout_stats
 from .rules import (ACT, CHOOSE, CLUBS, DEBATE, DISCARD, HEARTS, JACKS, KINGDOMS, RESPOND, SPADES, Move, suit, value,
                     wins_debate)
 
@@ -377,27 +378,9 @@ def fast_rollouts(game, state, samples, seed, moves=None):
         chosen = [m for m in chosen if m in wanted]
     kernel = ready_kernel(game.load_kernel())
     if kernel is None:
-        return python_rollouts(game, state, samples, seed, chosen)
+        return python_rollout_stats(game, state, samples, seed, chosen)
     rows = kernel.rollouts(kernel_position(state), [_to_kernel(m) for m in chosen], samples, seed)
     return [(m, *row) for m, row in zip(chosen, rows)]
-
-
-def python_rollouts(game, state, samples, seed, moves) -> list:
-    """The kernel's rollouts in pure Python: each move, then Game.blind_rule, SplitMix64(seed + i)."""
-    from ...shuffle import SplitMix64
-    from ...solvers.rollouts import play_out
-
-    stats = []
-    for move in moves:
-        wins = won = lost = 0
-        for i in range(samples):
-            outcome = play_out(game, state.play(move), SplitMix64(seed + i), game.blind_rule).outcome()
-            if outcome.won:
-                wins, won = wins + 1, won + outcome.score
-            else:
-                lost += outcome.score
-        stats.append((move, wins, won, lost))
-    return stats
 
 
 def plan() -> BlindPlan:
