@@ -22,6 +22,10 @@ from libc.stdint cimport uint64_t, uint32_t, int8_t
 from shared cimport (STOP_NONE, STOP_TIME, STOP_STATES, next_random, mix64, Clock, clock_restart,
                      clock_start, clock_expired, capacity_for, table_full, grow_or_clear)
 
+cdef extern from *:
+    uint32_t bswap32 "__builtin_bswap32"(uint32_t) nogil
+    int lowest "__builtin_ctzll"(uint64_t) nogil
+
 cdef enum:
     W = 7
     CELLS = 49
@@ -37,11 +41,14 @@ ctypedef struct Board:
     int height[CELLS]
     int piles, face_down
     int minx, maxx, miny, maxy
+    uint64_t piled      # the cells holding a pile, one bit each, column by column (bit_of)
+    uint64_t full       # the piles of MAX_HEIGHT cards
 
 ctypedef struct Undo:
     int cell, val, up, height
     int row_flipped, col_flipped
     int piles, face_down, minx, maxx, miny, maxy
+    uint64_t piled, full
 
 ctypedef struct Entry:  # 40 bytes
     uint64_t k1, k2
@@ -58,6 +65,31 @@ for _v in range(2, 11):
 
 cdef inline int cell_of(int x, int y) noexcept nogil:
     return (y + 3) * W + x + 3
+
+
+# The cell masks number the cells column by column, so that walking a mask's bits upwards walks
+# the cells in the reference's (x, y) order.
+cdef uint64_t ALL_CELLS = (<uint64_t>1 << CELLS) - 1
+cdef uint64_t EVERY_COLUMN = 0  # bit y = 0 of each column
+for _x in range(W):
+    EVERY_COLUMN |= <uint64_t>1 << (_x * W)
+cdef uint64_t NOT_TOP = ALL_CELLS & ~EVERY_COLUMN                   # cells with y > 0
+cdef uint64_t NOT_BOTTOM = ALL_CELLS & ~(EVERY_COLUMN << (W - 1))   # cells with y < W - 1
+
+
+cdef inline uint64_t bit_of(int cell) noexcept nogil:
+    return <uint64_t>1 << ((cell % W) * W + cell // W)
+
+
+cdef int CELL_OF_BIT[CELLS]
+for _i in range(CELLS):
+    CELL_OF_BIT[_i] = (_i % W) * W + _i // W
+
+
+cdef inline uint64_t window(int x0, int x1, int y0, int y1) noexcept nogil:
+    """The cells with x0 <= x <= x1 and y0 <= y <= y1 (0 .. W - 1)."""
+    cdef uint64_t columns = (<uint64_t>1 << (W * (x1 + 1))) - (<uint64_t>1 << (W * x0))
+    return columns & (((<uint64_t>1 << (y1 + 1)) - (<uint64_t>1 << y0)) * EVERY_COLUMN)
 
 
 # -- the rules -------------------------------------------------------------------------------
@@ -101,15 +133,19 @@ cdef inline int place(Board* b, int cell, int v, Undo* u) noexcept nogil:
     u.val = b.val[cell]; u.up = b.up[cell]; u.height = b.height[cell]
     u.piles = b.piles; u.face_down = b.face_down
     u.minx = b.minx; u.maxx = b.maxx; u.miny = b.miny; u.maxy = b.maxy
+    u.piled = b.piled; u.full = b.full
     if b.val[cell] == 0:
         b.piles += 1
         b.height[cell] = 1
+        b.piled |= bit_of(cell)
         if x < b.minx: b.minx = x
         if x > b.maxx: b.maxx = x
         if y < b.miny: b.miny = y
         if y > b.maxy: b.maxy = y
     else:
         b.height[cell] += 1
+        if b.height[cell] == MAX_HEIGHT:
+            b.full |= bit_of(cell)
         if not b.up[cell]:
             b.face_down -= 1
     b.val[cell] = v
@@ -122,6 +158,35 @@ cdef inline int place(Board* b, int cell, int v, Undo* u) noexcept nogil:
     return 1
 
 
+cdef inline int flip_change(Board* b, int cell, int v, int step, int lo, int hi, int fixed_row) noexcept nogil:
+    """What flip_line would add to the face-down count, the board left alone."""
+    cdef int c, i, shown_max = 0, shown_min = 11, others = 0, change = 0
+    for i in range(lo, hi + 1):
+        c = fixed_row + i * step
+        if c != cell and b.val[c]:
+            others += 1
+            if b.up[c]:
+                change += 1
+                if b.val[c] > shown_max:
+                    shown_max = b.val[c]
+                if b.val[c] < shown_min:
+                    shown_min = b.val[c]
+            else:
+                change -= 1
+    if others == 0 or not (shown_max == 0 or v > shown_max or v < shown_min):
+        return 0
+    return change
+
+
+cdef inline int face_down_after(Board* b, int cell, int v) noexcept nogil:
+    """The face-down tops after placing v at cell (legal if at most MAX_FACE_DOWN), without
+    placing it: the search ranks every placement, and places only those it goes into. Cells
+    outside the grid's frame are empty, so the frame before the placement spans its lines."""
+    return (b.face_down - (b.val[cell] != 0 and not b.up[cell])
+            + flip_change(b, cell, v, 1, b.minx, b.maxx, (cell // W) * W)
+            + flip_change(b, cell, v, W, b.miny, b.maxy, cell % W))
+
+
 cdef inline void unplace(Board* b, Undo* u) noexcept nogil:
     cdef int cell = u.cell, x = cell % W, y = cell // W
     if u.row_flipped:
@@ -131,26 +196,21 @@ cdef inline void unplace(Board* b, Undo* u) noexcept nogil:
     b.val[cell] = u.val; b.up[cell] = u.up; b.height[cell] = u.height
     b.piles = u.piles; b.face_down = u.face_down
     b.minx = u.minx; b.maxx = u.maxx; b.miny = u.miny; b.maxy = u.maxy
+    b.piled = u.piled; b.full = u.full
 
 
 cdef int targets(Board* b, int* out) noexcept nogil:
     """Cells the drawn card may go to before the face-down limit: piles below height 4 and empty
     cells next to a pile that keep the grid within 4 x 4; in the reference's order, by (x, y)."""
-    cdef int x, y, c, n = 0
-    cdef int x0 = b.minx - 1 if b.minx > 0 else 0
-    cdef int x1 = b.maxx + 1 if b.maxx < W - 1 else W - 1
-    cdef int y0 = b.miny - 1 if b.miny > 0 else 0
-    cdef int y1 = b.maxy + 1 if b.maxy < W - 1 else W - 1
-    for x in range(x0, x1 + 1):
-        for y in range(y0, y1 + 1):
-            c = y * W + x
-            if b.val[c]:
-                if b.height[c] < MAX_HEIGHT:
-                    out[n] = c; n += 1
-            elif ((x > 0 and b.val[c - 1]) or (x < W - 1 and b.val[c + 1])
-                  or (y > 0 and b.val[c - W]) or (y < W - 1 and b.val[c + W])):
-                if (max_(b.maxx, x) - min_(b.minx, x) < 4) and (max_(b.maxy, y) - min_(b.miny, y) < 4):
-                    out[n] = c; n += 1
+    cdef uint64_t piled = b.piled
+    cdef uint64_t next_to = ((piled << W) | (piled >> W) | ((piled << 1) & NOT_TOP)
+                             | ((piled >> 1) & NOT_BOTTOM)) & ~piled
+    cdef uint64_t free = (piled & ~b.full) | (next_to & window(max_(b.maxx - 3, 0), min_(b.minx + 3, W - 1),
+                                                                max_(b.maxy - 3, 0), min_(b.miny + 3, W - 1)))
+    cdef int n = 0
+    while free:
+        out[n] = CELL_OF_BIT[lowest(free)]; n += 1
+        free &= free - 1
     return n
 
 
@@ -171,47 +231,23 @@ cdef inline int placements_needed(Board* b) noexcept nogil:
     return max_(16 - b.piles, 0 if won(b) else 1)
 
 
-cdef int IMAGE_AT[5][5][8][16]  # [w][h][symmetry][j * 4 + i] -> byte position in the 4 x 4 image
-
-
-cdef void _init_images():
-    cdef int w, h, s, i, j, ti, tj
-    for w in range(1, 5):
-        for h in range(1, 5):
-            for s in range(8):
-                for j in range(h):
-                    for i in range(w):
-                        if s == 0: ti = i; tj = j
-                        elif s == 1: ti = w - 1 - i; tj = j
-                        elif s == 2: ti = i; tj = h - 1 - j
-                        elif s == 3: ti = w - 1 - i; tj = h - 1 - j
-                        elif s == 4: ti = j; tj = i
-                        elif s == 5: ti = h - 1 - j; tj = i
-                        elif s == 6: ti = j; tj = w - 1 - i
-                        else: ti = h - 1 - j; tj = w - 1 - i
-                        IMAGE_AT[w][h][s][j * 4 + i] = tj * 4 + ti
-
-_init_images()
-
-
 cdef bint stranded(Board* b) noexcept nogil:
     """When every placement left must start a new pile, a face-down top can only be turned up
     by a new pile in its row or column. In a full 4 x 4 frame, one whose row and column
     are full never will be."""
-    cdef int x, y, c, i, open_row, open_col
     if b.maxx - b.minx < 3 or b.maxy - b.miny < 3 or b.face_down == 0:
         return 0
-    for y in range(b.miny, b.maxy + 1):
-        for x in range(b.minx, b.maxx + 1):
+    cdef int x, y, c
+    cdef uint64_t frame = window(b.minx, b.maxx, b.miny, b.maxy), column, row
+    for x in range(b.minx, b.maxx + 1):
+        column = frame & (<uint64_t>0x7F << (x * W))
+        if b.piled & column != column:
+            continue
+        for y in range(b.miny, b.maxy + 1):
             c = y * W + x
-            if b.val[c] and not b.up[c]:
-                open_row = open_col = 0
-                for i in range(4):
-                    if not b.val[y * W + b.minx + i]:
-                        open_row = 1
-                    if not b.val[(b.miny + i) * W + x]:
-                        open_col = 1
-                if not (open_row or open_col):
+            if not b.up[c]:
+                row = frame & (EVERY_COLUMN << y)
+                if b.piled & row == row:
                     return 1
     return 0
 
@@ -223,11 +259,13 @@ cdef bint last_card_alone(Board* b, int* cards, int first, int last) noexcept no
     then - the tops now and the cards placed before it - it is a strict extreme of any face-up
     tops there and turns over all 6 piles: all 6 must be face down before it, and more than 4
     face-down tops is never allowed."""
-    cdef int c, i, low = 11, high = 0
-    for c in range(CELLS):
-        if b.val[c]:
-            low = min_(low, b.val[c])
-            high = max_(high, b.val[c])
+    cdef int x, y, c, i, low = 11, high = 0
+    for y in range(b.miny, b.maxy + 1):
+        for x in range(b.minx, b.maxx + 1):
+            c = y * W + x
+            if b.val[c]:
+                low = min_(low, b.val[c])
+                high = max_(high, b.val[c])
     for i in range(last):
         if i + 1 >= first and low <= cards[i] <= high:
             return 0
@@ -236,31 +274,50 @@ cdef bint last_card_alone(Board* b, int* cards, int first, int last) noexcept no
     return 1
 
 
+cdef inline void keep_least(uint32_t* r, int h, bint flip_rows, int shift, uint64_t* k1, uint64_t* k2) noexcept nogil:
+    """Lower (k1, k2) to the image of rows r[0 .. h - 1] (one byte a cell, column 0 highest), its
+    row order reversed if ``flip_rows``, each row's bytes reversed if ``shift`` >= 0 (then moved
+    up by ``shift`` bits, back to column 0), if that image is smaller."""
+    cdef uint32_t q[4]
+    cdef int j
+    for j in range(4):
+        q[j] = 0 if j >= h else r[h - 1 - j] if flip_rows else r[j]
+        if shift >= 0:
+            q[j] = bswap32(q[j]) << shift
+    cdef uint64_t a = (<uint64_t>q[0] << 32) | q[1], c = (<uint64_t>q[2] << 32) | q[3]
+    if a < k1[0] or (a == k1[0] and c < k2[0]):
+        k1[0] = a
+        k2[0] = c
+
+
 cdef void canonical(Board* b, uint64_t* k1, uint64_t* k2) noexcept nogil:
     """The grid up to translation and the 8 symmetries: the smallest of the 8 normalised 4 x 4
     images, one byte per cell (value | up << 4 | (height - 1) << 5, 0 = no pile), cell 0 in the
-    top byte of k1."""
+    top byte of k1. The grid and its transpose are written once, row by row; the other six are
+    their rows reversed in order, in bytes, or both."""
     cdef int w = b.maxx - b.minx + 1, h = b.maxy - b.miny + 1
-    cdef int s, x, y, c, at, pos
-    cdef uint64_t byte
-    cdef uint64_t img[8][2]
-    memset(img, 0, sizeof(img))
+    cdef int x, y, c
+    cdef uint32_t byte
+    cdef uint32_t rows[4]
+    cdef uint32_t cols[4]  # the transpose's rows
+    rows[0] = rows[1] = rows[2] = rows[3] = 0
+    cols[0] = cols[1] = cols[2] = cols[3] = 0
     for y in range(b.miny, b.maxy + 1):
         for x in range(b.minx, b.maxx + 1):
             c = y * W + x
-            if not b.val[c]:
-                continue
-            byte = b.val[c] | (b.up[c] << 4) | ((b.height[c] - 1) << 5)
-            at = (y - b.miny) * 4 + x - b.minx
-            for s in range(8):
-                pos = IMAGE_AT[w][h][s][at]
-                img[s][pos >> 3] |= byte << ((7 - (pos & 7)) * 8)
-    s = 0
-    for c in range(1, 8):
-        if img[c][0] < img[s][0] or (img[c][0] == img[s][0] and img[c][1] < img[s][1]):
-            s = c
-    k1[0] = img[s][0]
-    k2[0] = img[s][1]
+            if b.val[c]:
+                byte = b.val[c] | (b.up[c] << 4) | ((b.height[c] - 1) << 5)
+                rows[y - b.miny] |= byte << (24 - 8 * (x - b.minx))
+                cols[x - b.minx] |= byte << (24 - 8 * (y - b.miny))
+    k1[0] = k2[0] = 0xFFFFFFFFFFFFFFFFULL
+    keep_least(rows, h, 0, -1, k1, k2)
+    keep_least(rows, h, 1, -1, k1, k2)
+    keep_least(rows, h, 0, 8 * (4 - w), k1, k2)
+    keep_least(rows, h, 1, 8 * (4 - w), k1, k2)
+    keep_least(cols, w, 0, -1, k1, k2)
+    keep_least(cols, w, 1, -1, k1, k2)
+    keep_least(cols, w, 0, 8 * (4 - h), k1, k2)
+    keep_least(cols, w, 1, 8 * (4 - h), k1, k2)
 
 
 cdef inline int baseline_target(Board* b, int v, int* n_legal) noexcept nogil:
@@ -335,6 +392,9 @@ cdef class Search:
             self.board.face_down += 0 if up else 1
             self.board.minx = min_(self.board.minx, x + 3); self.board.maxx = max_(self.board.maxx, x + 3)
             self.board.miny = min_(self.board.miny, y + 3); self.board.maxy = max_(self.board.maxy, y + 3)
+            self.board.piled |= bit_of(c)
+            if height >= MAX_HEIGHT:
+                self.board.full |= bit_of(c)
         if len(deck) > 40:
             raise ValueError("more than 40 cards")
         self.n_deck = len(deck)
@@ -524,18 +584,20 @@ cdef class Search:
         cdef int cells[MAX_TARGETS]
         cdef int order[MAX_TARGETS]
         cdef int rank[MAX_TARGETS]
-        cdef int n = targets(&self.board, cells), i, j, m = 0, c, r = 0, v = self.deck[d]
+        cdef int n = targets(&self.board, cells), i, j, m = 0, c, r = 0, v = self.deck[d], fd, piles
         cdef Undo u
         cdef bint cover = not tight  # covering a pile spends a placement that starts no pile
         for i in range(n):  # legal placements, most promising first: fewest face-down, most piles
-            if (self.board.val[cells[i]] and not cover) or not place(&self.board, cells[i], v, &u):
+            if self.board.val[cells[i]] and not cover:
                 continue
-            if won(&self.board):
-                unplace(&self.board, &u)
+            fd = face_down_after(&self.board, cells[i], v)
+            if fd > MAX_FACE_DOWN:
+                continue
+            piles = self.board.piles + (self.board.val[cells[i]] == 0)
+            if piles == 16 and fd == 0:
                 r = 1
                 break
-            c = self.board.face_down * 32 - self.board.piles
-            unplace(&self.board, &u)
+            c = fd * 32 - piles
             j = m
             while j > 0 and rank[j - 1] > c:
                 rank[j] = rank[j - 1]; order[j] = order[j - 1]; j -= 1
