@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import random
 import time
 from pathlib import Path
@@ -577,6 +578,21 @@ def test_blind_decisions_never_read_the_clock(game, monkeypatch):
         monkeypatch.setattr(time, name, RacingClock())
     raced = [BlindPolicy(game, samples=8).rank(state) for state in decisions]
     assert raced == real, f"{game.name}: a blind decision changed with the clock"
+
+
+@each_blind_game
+@pytest.mark.kernel_speed
+def test_the_blind_game_is_the_same_alone_and_under_load(game):
+    """The same seeded blind game, `solodeck play GAME --seed 11`, alone and as two copies at once
+    (beside whatever else the suite runs): the same moves, whatever the machine's load."""
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "solodeck", "play", game.name, "--seed", "11", "--json"]
+    alone = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    together = [subprocess.Popen(command, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    moves = [json.loads(out)["moves"] for out in [alone, *(p.communicate()[0] for p in together)]]
+    assert moves[0] and moves[0] == moves[1] == moves[2], f"{game.name}: the game changed with the load"
 
 
 # -- 7. hidden faces: the player's view -------------------------------------------------------------
