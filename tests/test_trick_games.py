@@ -13,8 +13,8 @@ from solodeck import cards as C
 from solodeck.api import guarantee_text, proven_range
 from solodeck.deals import deal_from_data, deal_to_toml, load_deal
 from solodeck.errors import DealError, SolodeckError
-from solodeck.games.tricks.rules import (BACKS, NO_TRUMP, Play, TrickRules, TrickState, first_leader, heartburn_scores,
-                                         mask_of, parse_trick_move)
+from solodeck.games.tricks.rules import (BACKS, HEARTBURN_RANGE, NO_TRUMP, Play, TrickRules, TrickState, first_leader,
+                                         heartburn_scores, mask_of, parse_trick_move)
 from solodeck.games.tricks.search import KernelParanoid
 from solodeck.hints import build_hand_hints, verify_hints
 from solodeck.registry import get_game
@@ -309,6 +309,32 @@ def test_a_stopped_kernel_search_says_only_what_it_proved(game):
     assert stopped and narrowed  # the limits did stop searches, and some had proven something
 
 
+@pytest.mark.parametrize("game", [FORESIGHT, HEARTBURN], ids=["foresight", "heartburn"])
+def test_a_first_test_from_the_top_proves_an_upper_bound(game):
+    """KernelParanoid.value's probe (the first test of a widened round whose upper bound is weak):
+    the value is the same, and a search stopped after it still has an upper bound; the bounds of
+    the root alone (no node searched) are proofs too."""
+    kernel = game.load_kernel()
+    if kernel is None:
+        pytest.skip("the kernel is not built (or SOLODECK_NO_EXTENSIONS=1)")
+    upper = 0
+    for st in middle_games(game, 8, per_seat=5):
+        exact = KernelParanoid(kernel, Limits(memory_mb=32))
+        for seat in range(st.rules.seats):
+            want = exact.value(st, seat)
+            low, high = st.seat_bounds(seat) or HEARTBURN_RANGE
+            probe = (low + high + 1) // 2
+            assert KernelParanoid(kernel, Limits(memory_mb=32)).value(st, seat, probe) == want
+            for nodes in (1, 2000):
+                solver = KernelParanoid(kernel, Limits(memory_mb=32))
+                solver.search.node_limit = nodes
+                got = solver.value(st, seat, probe)
+                lo, hi = solver.proven
+                assert got in (None, want) and (lo is None or lo <= want) and (hi is None or want <= hi)
+                upper += got is None and hi is not None
+    assert upper
+
+
 def test_a_table_cell_says_what_is_proven():
     assert [guarantee_text(3), guarantee_text(None), guarantee_text(None, (None, None))] == ["3", "?", "?"]
     assert [guarantee_text(None, (1, None)), guarantee_text(None, (None, 2)), guarantee_text(None, (1, 2))] == \
@@ -359,17 +385,18 @@ def test_cli_solves_a_position_and_deals_by_players(tmp_path):
 
 def test_cli_cells_of_stopped_searches_say_what_was_proven(tmp_path):
     """A whole Foresight hand under a tiny table cap (deterministic, unlike a time limit): cells
-    are values, `>=k` or `?`, the note explains them, and the JSON's proven ranges agree."""
+    are values, `>=k`, `<=k`, `j..k` or `?`, the note explains them, and the JSON's proven ranges
+    agree (the root's static bounds are proofs too, so an undecided cell may have both ends)."""
     if FORESIGHT.load_kernel() is None:
         pytest.skip("the kernel is not built (or SOLODECK_NO_EXTENSIONS=1)")
     deal = tmp_path / "deal.toml"
     deal.write_text(run_cli("deal", "foresight", "--seed", 2, check=True).stdout)
     text = run_cli("solve", deal, "--max-states", 3000, check=True).stdout
-    assert ">=" in text and "?" in text and "what it had proven by then" in text
+    assert ">=" in text and "<=" in text and "what it had proven by then" in text
     data = json.loads(run_cli("solve", deal, "--max-states", 3000, "--json", check=True).stdout)
     for name, values in data["table"].items():
         for value, (low, high) in zip(values, data["proven"][name]):
-            assert (low, high) == (value, value) if value is not None else high is None  # tests go upwards
+            assert (low, high) == (value, value) if value is not None else low is None or high is None or low < high
     assert any(value is None and low is not None
                for name, values in data["table"].items() for value, (low, _) in zip(values, data["proven"][name]))
 

@@ -78,3 +78,28 @@ def test_a_prefetched_table_gives_the_values_of_one_process():
     ahead.prefetch(searches, processes=2)
     assert len(ahead.known) == len({ahead._known_key(st, seat) for st, seat in searches}) and ahead.nodes > 0
     assert [ahead.value(st, seat) for st, seat in searches] == want and ahead.search.nodes == 0
+
+
+@pytest.mark.parametrize("game", [FORESIGHT, HEARTBURN], ids=["foresight", "heartburn"])
+def test_issue_55s_levers_alone_and_with_the_rest_equal_the_reference(game):
+    """Issue 55's levers (a quick check; the slow tests above switch each off in turn): the coming
+    trick already sure for one side at a trick boundary (later), Heartburn's first test at the
+    bottom (hb_ascend), the target's leads and cards that surely win the trick first (my_lead,
+    my_sure), a trump that would not take the trick last (keep_trumps, my_keep), alone and with
+    every other lever, against the reference."""
+    kernel = game.load_kernel()
+    if kernel is None:
+        pytest.skip("the kernel is not built (or SOLODECK_NO_EXTENSIONS=1)")
+    new = sum(kernel.FEATURES[name] for name in ("later", "hb_ascend", "my_lead", "my_sure", "keep_trumps", "my_keep"))
+    checked = 0
+    for st in positions(game, 12 if game is FORESIGHT else 4, 55000):  # (Heartburn's reference is slower)
+        plain = ParanoidSolver(Limits(max_states=100_000))
+        want = [plain.value(st, seat) for seat in range(st.rules.seats)]
+        for features in (kernel.FEATURES_ALL, new):
+            fast = KernelParanoid(kernel, Limits(memory_mb=16))
+            fast.search.features = features
+            for seat, w in enumerate(want):
+                if w is not None:
+                    assert fast.value(st, seat) == w, f"{game.name}, seat {seat}, features {features}\n{st}"
+                    checked += 1
+    assert checked > 20

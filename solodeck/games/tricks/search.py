@@ -81,6 +81,7 @@ class KernelParanoid:
         from ...result import StopReason
 
         results = [None] * len(searches)
+        probes = [None] * len(searches)  # _probe(): each search's last first test
         budget = FIRST_ROUND_NODES if self.limits.deadline is not None else 0
         while True:
             widened = False  # a search stopped by this round's budget (not by the table): one more helps
@@ -89,7 +90,8 @@ class KernelParanoid:
                     continue
                 before = self.nodes
                 self.search.node_limit = budget
-                v = self.value(st, seat)
+                probes[i] = self._probe(st, seat, results[i], probes[i])
+                v = self.value(st, seat, probes[i])
                 proven = self.proven
                 if results[i] is not None and v is None:  # keep the tightest of the rounds' ranges
                     old = results[i][1]
@@ -102,6 +104,22 @@ class KernelParanoid:
                 return results
             budget *= 4
 
+    @staticmethod
+    def _probe(state, seat, result, last):
+        """The first test of a search's next round while its upper bound is weak (none, or only the
+        root's static one above halfway): halfway up, then halfway up from the last such test that
+        did not finish (the higher the test, the cheaper its "no"), so that it has a useful upper
+        bound however the round ends; else the usual order (None)."""
+        if result is None:
+            return None
+        low, high = state.seat_bounds(seat) or HEARTBURN_RANGE
+        if result[1][0] is not None:
+            low = result[1][0]
+        if last is not None and low < last < high:
+            low = last
+        probe = (low + high + 1) // 2
+        return probe if result[1][1] is None or result[1][1] >= probe > low else None
+
     def has_known(self, state, seat) -> bool:
         """Was this search valued ahead (prefetch)? Its answer stands after the deadline too."""
         return self._known_key(state, seat) in self.known
@@ -110,9 +128,10 @@ class KernelParanoid:
     def table(self):
         return range(self.search.stored)
 
-    def value(self, state, seat):
+    def value(self, state, seat, probe=None):
         """The seat's value, or None when a limit stopped the search (``self.stop`` says which);
-        ``self.proven``: (v, v) when decided, else what the finished tests proved (proven_range)."""
+        ``self.proven``: (v, v) when decided, else what the finished tests proved (proven_range).
+        ``probe``: the first test's threshold (Search.value), None for the usual order."""
         rules = state.rules
         known = self.known.pop(self._known_key(state, seat), None)
         if known is not None:
@@ -133,7 +152,7 @@ class KernelParanoid:
         bounds = state.seat_bounds(seat) or HEARTBURN_RANGE
         v = self.search.value(rules.seats, rules.trump, rules.hearts, list(state.hands), list(state.holes),
                               state.leader, list(state.trick), list(state.taken), list(state.tricks),
-                              state.broken, state.first, seat, *bounds)
+                              state.broken, state.first, seat, *bounds, probe or 0)
         if v is not None:
             self.stop, self.proven = None, (v, v)
         else:
