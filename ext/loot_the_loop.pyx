@@ -296,6 +296,7 @@ cdef class Search:
     cdef uint64_t capacity, max_capacity, used
     cdef public uint64_t nodes, stored
     cdef public uint64_t max_states
+    cdef public uint64_t node_stop  # the search stops (STOP_STATES) once ``nodes`` reaches it (0: never)
     cdef Clock clock
     cdef public int stopped
     cdef Frame* frames
@@ -497,6 +498,10 @@ cdef class Search:
             self.nodes += 1
             if clock_expired(&self.clock, self.nodes, CHECK_EVERY):
                 self.stopped = STOP_TIME
+                self.best_value = best
+                return 0
+            if self.node_stop and self.nodes >= self.node_stop:
+                self.stopped = STOP_STATES
                 self.best_value = best
                 return 0
             play(&f.pos, move, &child)

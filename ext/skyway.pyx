@@ -901,6 +901,7 @@ cdef class Endgame:
     cdef uint64_t seed
     cdef double deadline, seconds
     cdef uint64_t max_states
+    cdef uint64_t node_budget, node_stop  # nodes a solve() may search (0: no limit), and its last
     cdef public uint64_t nodes
     cdef public int stopped
     cdef object root_deck
@@ -924,9 +925,10 @@ cdef class Endgame:
     def stored(self):
         return self.used
 
-    def set_limits(self, double seconds, uint64_t max_states=0):
-        """A fresh time limit in seconds (0: none) for the next calls, and a cap on stored states."""
-        self.seconds, self.max_states = seconds, max_states
+    def set_limits(self, double seconds, uint64_t max_states=0, uint64_t nodes=0):
+        """For the next calls: a time limit in seconds, a cap on stored states, and the nodes
+        each solve() may search (the same on every machine); 0: none."""
+        self.seconds, self.max_states, self.node_budget = seconds, max_states, nodes
 
     # -- the table ------------------------------------------------------------------------------
     cdef Entry* probe(self, uint64_t* key) noexcept nogil:
@@ -972,7 +974,7 @@ cdef class Endgame:
             return 1
         if (self.nodes & 1023) == 0 and self.deadline > 0 and now() > self.deadline:
             self.stopped = STOP_TIME
-        elif self.max_states and self.used >= self.max_states:
+        elif (self.max_states and self.used >= self.max_states) or (self.node_stop and self.nodes >= self.node_stop):
             self.stopped = STOP_STATES
         return self.stopped
 
@@ -1121,6 +1123,7 @@ cdef class Endgame:
         cdef uint64_t key[4]
         self.stopped = STOP_NONE
         self.deadline = now() + self.seconds if self.seconds > 0 else 0.0
+        self.node_stop = self.nodes + self.node_budget if self.node_budget else 0
         with nogil:
             value = self.root_value(&n, cards)
         if self.stopped:

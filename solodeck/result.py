@@ -76,6 +76,14 @@ class Limits:
         left = max(self.deadline - time.perf_counter(), 1e-6)
         return left if own is None else min(own, left)
 
+    def value_nodes(self, default: int) -> int | None:
+        """The budget of one value() (a hint file values every move): max_nodes, else ``default``
+        when no time limit is set, so that a hint file comes out the same on every machine; None
+        when only the time limit binds."""
+        if self.max_nodes is not None:
+            return self.max_nodes
+        return default if self.time_limit is None else None
+
     def expired(self) -> bool:
         """Has the deadline passed (nothing more may be searched)?"""
         return self.deadline is not None and time.perf_counter() >= self.deadline

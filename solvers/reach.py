@@ -37,7 +37,7 @@ WIN, LOST = "win", "lost"
 # A position in the table or on the search's path, measured with tracemalloc on the largest such game:
 # 410-530 bytes (keys share the tuples of unchanged parts with their neighbours).
 BYTES_PER_ENTRY = 600
-VALUE_SECONDS = 2.0     # hint files: each move's value gets this much when no time limit is set
+VALUE_NODES = 100_000   # hint files: the positions each move's value may enter when no time limit is set
 PRESEARCH_STATES = 20_000  # the pre-search under restricted() rules: a short look, then the real search
 _CHECK_EVERY = 1024
 
@@ -109,11 +109,10 @@ class ReachabilitySolver:
 
     def value(self, state):
         """(exact utility, True), or (None, False) if a limit stopped the search. Each call has
-        its own budget: the limits' time (else VALUE_SECONDS, unless the limits count nodes:
-        Limits.max_nodes, the same on every machine, then binds alone)."""
-        seconds = self.limits.seconds(None if self.limits.max_nodes else VALUE_SECONDS)
+        its own budget: Limits.value_nodes (the same on every machine), and the limits' time."""
+        seconds, nodes = self.limits.seconds(), self.limits.value_nodes(VALUE_NODES)
         self._deadline = None if seconds is None else time.perf_counter() + seconds
-        self._node_end = None if self.limits.max_nodes is None else self.nodes + self.limits.max_nodes
+        self._node_end = None if nodes is None else self.nodes + nodes
         try:
             if self.game.score_sense is not None:
                 return self._best_reachable(state)[0], True

@@ -25,7 +25,7 @@ def kernel_moves(kernel, state) -> list:
     return [Place(x, y) for x, y in search.legal_moves(state.hand)]
 
 
-VALUE_SECONDS = 1.0
+VALUE_NODES = 1_000_000  # hint files: the nodes each value may search when no time limit is set
 # The cheap questions' share of a solve, in kernel nodes (about half a second on one core): most
 # deals are proven within it; past it the CP-SAT model asks the questions (from a deal's start).
 CHEAP_NODES = 300_000
@@ -61,6 +61,7 @@ class KernelSolver:
     def __init__(self, game, kernel, limits, progress=None):
         self.game, self.limits, self.progress = game, limits, progress
         self.deadline, self.stop, self.engine = None, None, "kernel"
+        self.node_end = 0  # value(): the kernel's node count that ends its search (0: none)
         self.search = kernel.Search(limits.memory_mb, limits.seconds() or 0.0, limits.max_states or 0)
 
     def solve(self, state):
@@ -79,14 +80,19 @@ class KernelSolver:
         """(exact utility, True) of a state, or (None, False) if a limit stopped the search.
 
         Hint files value every move of every decision, and after a poor move the proof of the
-        best score can be long: without a time limit each value gets VALUE_SECONDS of its own."""
+        best score can be long: each value gets Limits.value_nodes of its own (the same on every
+        machine), and the limits' time."""
         state = advance_chance(state)
-        seconds = self.limits.seconds(VALUE_SECONDS)
+        seconds, nodes = self.limits.seconds(), self.limits.value_nodes(VALUE_NODES)
         self.deadline = None if seconds is None else time.perf_counter() + seconds
         if self.limits.time_limit is None:
-            self.search.restart_clock(seconds)
+            self.search.restart_clock(seconds or 0.0)
         if state.outcome() is None:
-            line, exact = self._best(state)
+            self.node_end = 0 if nodes is None else self.search.nodes + nodes
+            try:
+                line, exact = self._best(state)
+            finally:
+                self.node_end = 0
             if not exact:
                 return None, False
             state = self.game.replay_moves(state, line)  # a proven loss: [] leaves it unfinished
@@ -166,10 +172,13 @@ class KernelSolver:
         return max(0.0, self.deadline - keep * self.limits.seconds() - time.perf_counter())
 
     def _stopped(self):
-        """Did the command's own limit stop the last question (not the cheap phase's share)?"""
-        return self.search.stopped not in (0, STOP_QUESTION)
+        """Did the command's own limit, or a value's nodes, stop the last question (not the cheap
+        phase's share)?"""
+        return self.search.stopped not in (0, STOP_QUESTION) or 0 < self.node_end <= self.search.nodes
 
     def _ask(self, budget, node_limit=0):
+        if self.node_end:
+            node_limit = min(node_limit or self.node_end, self.node_end)
         found = self.search.win_within(budget, node_limit)
         if self.progress is not None:
             self.progress(self.search.nodes)

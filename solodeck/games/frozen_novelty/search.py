@@ -11,12 +11,13 @@ import time
 
 from ...api import Outcome, advance_chance
 from ...result import Limits, StopReason, finish_open
-from ...solvers.reach import VALUE_SECONDS, presearch
+from ...solvers.reach import presearch
 from .rules import VARIANTS, Move, Rules
 
 
 # -- the compiled kernel (ext/frozen_novelty.pyx) -----------------------------------------------
 KINDS = ("flip", "found", "move", "down")
+VALUE_NODES = 2_000_000  # hint files: the positions each value may enter when no time limit is set
 
 
 def kernel_move(t) -> Move:
@@ -78,12 +79,11 @@ class KernelSolver:
 
     def value(self, state):
         """(exact utility, True), or (None, False) if a limit stopped the search. Each call has
-        its own budget: Limits.max_nodes positions (the same on every machine), else the limits'
-        time, else VALUE_SECONDS."""
+        its own budget: Limits.value_nodes positions (the same on every machine), and the limits'
+        time."""
         self._load(advance_chance(state))
-        nodes = self.limits.max_nodes
-        self.search.restart_clock(self.limits.seconds(None if nodes else VALUE_SECONDS) or 0.0)
-        self.search.set_node_budget(nodes or 0)
+        self.search.restart_clock(self.limits.seconds() or 0.0)
+        self.search.set_node_budget(self.limits.value_nodes(VALUE_NODES) or 0)
         found = self.search.solve()
         if found < 0:
             return None, False

@@ -11,7 +11,7 @@ from .rules import LOOK, MARK, Move, card_class, card_of, trinket_value
 
 TIMEOUT_CODE = 1       # the kernel's ``stopped`` when the time is up (2: the states or the memory)
 WIN_BASE = 1000        # the kernel's utility of a win scoring s: WIN_BASE + s; a loss: s
-VALUE_SECONDS = 2.0    # hint files: each value gets this much when no time limit is set
+VALUE_NODES = 10_000_000  # hint files: the nodes each value may search when no time limit is set
 # The first pass (returns of the larger values first) enters at most this many positions; the
 # second (the smaller first) runs to the limits. Over seeds 0-999 each order alone leaves 2-3 won
 # deals without a win within 1,000,000 positions, never the same ones; one deal wins 38 (proven
@@ -107,7 +107,9 @@ class KernelSolver:
         """(exact utility, True), or (None, False) if a limit stopped the search."""
         state = advance_chance(state)
         if self.limits.time_limit is None:
-            self.search.restart_clock(self.limits.seconds(VALUE_SECONDS))
+            self.search.restart_clock(self.limits.seconds() or 0.0)
+        nodes = self.limits.value_nodes(VALUE_NODES)
+        self.search.node_stop = 0 if nodes is None else self.search.nodes + nodes
         utility, line, done = self._run(state)
         if not done:
             return None, False

@@ -11,7 +11,7 @@ from .rules import MOVES, Take
 # -- open mode in the kernel: exact endgames, and the best line of a whole deal ----------------------
 REACH_TURNS = 6       # the exact search proves a line's ending from this many turns before the end
 TRY_TURNS = 9         # a position with at most this many turns left is tried exactly first (bench/skyway.py)
-VALUE_SECONDS = 1.0   # each value of a hint file, when the command gives no time limit
+VALUE_NODES = 10_000  # the nodes each value of a hint file may search, when the command gives no time limit
 WIN_VALUE = 64        # the kernel's value: won * 64 + the chain total
 NESTED_SHARE = 0.8    # of a whole deal's time: the nested pilot method; the rest proves the ending
 
@@ -57,10 +57,10 @@ class KernelSolver:
             self.search, self.seed = self.kernel.Endgame(seed, self.limits.memory_mb), seed
         return self.search
 
-    def _exact(self, state, seconds):
+    def _exact(self, state, seconds, nodes=None):
         """(value, line) by the exact search, or None when a limit stopped it."""
         search = self._engine(state.seed)
-        search.set_limits(seconds or 0.0, self.limits.max_states or 0)
+        search.set_limits(seconds or 0.0, self.limits.max_states or 0, nodes or 0)
         found = search.solve(*kernel_args(state))
         if self.progress is not None:
             self.progress(search.nodes)
@@ -124,9 +124,9 @@ class KernelSolver:
 
     def value(self, state):
         """(exact utility, True), or (None, False) if a limit stopped the search. Without a time
-        limit each value gets VALUE_SECONDS of its own (hint files value every move)."""
+        limit each value gets VALUE_NODES of its own (hint files value every move)."""
         state = advance_chance(state)
         if state.outcome() is not None:
             return self.game.utility(state.outcome()), True
-        found = self._exact(state, self.limits.seconds(VALUE_SECONDS))
+        found = self._exact(state, self.limits.seconds(), self.limits.value_nodes(VALUE_NODES))
         return (kernel_utility(found[0]), True) if found is not None else (None, False)
