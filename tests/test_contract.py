@@ -580,6 +580,23 @@ def test_blind_decisions_never_read_the_clock(game, monkeypatch):
     assert raced == real, f"{game.name}: a blind decision changed with the clock"
 
 
+
+@each_game
+def test_hint_values_never_read_the_clock(game, monkeypatch):
+    """Without a time limit each value of a hint file has a budget in positions (Limits.value_nodes),
+    so a hint file is the same on every machine: no value() is given seconds, and with a racing
+    clock the values of a random line's last positions come out the same."""
+    line = random_line(game, 0, random.Random(0), MAX_NODES)
+    states = [d for d in line.decisions if d.outcome() is None][-3:]
+    timed = []
+    seconds = Limits.seconds
+    monkeypatch.setattr(Limits, "seconds", lambda self, default=None: timed.append(seconds(self, default)) or timed[-1])
+    real = [make_solver(game, Limits()).value(state) for state in states]
+    assert not [t for t in timed if t is not None], f"{game.name}: a value was given seconds"
+    for name in ("perf_counter", "monotonic", "time", "process_time"):
+        monkeypatch.setattr(time, name, RacingClock())
+    assert [make_solver(game, Limits()).value(state) for state in states] == real, f"{game.name}: a value changed with the clock"
+
 @each_blind_game
 @pytest.mark.kernel_speed
 def test_the_blind_game_is_the_same_alone_and_under_load(game):

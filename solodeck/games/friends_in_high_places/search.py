@@ -67,6 +67,9 @@ def thinning_move(state):
 
 
 # -- the open-mode search by whole turns ----------------------------------------------------------
+VALUE_NODES = 5_000  # hint files without a time limit: the turn searches each value may make (pure Python)
+
+
 class TurnSolver:
     """DepthFirstSolver's interface (``solve``, ``value``) on an iterative deepening over whole
     turns (docs/rules/friends-in-high-places.md, "How the solver plays it"). Threshold T = the
@@ -85,6 +88,7 @@ class TurnSolver:
     def __init__(self, game, limits: Limits | None = None, progress=None):
         self.game, self.limits, self.progress = game, limits or Limits(), progress
         self.nodes = 0
+        self.node_end = None  # value(): the node count that stops it (Limits.value_nodes)
         self.failed: dict = {}
         self.scope = None
 
@@ -106,10 +110,14 @@ class TurnSolver:
         state = advance_chance(state)
         if state.outcome() is not None:
             return self.game.utility(state.outcome()), True
+        nodes = self.limits.value_nodes(VALUE_NODES)
+        self.node_end = None if nodes is None else self.nodes + nodes
         try:
             line = self._deepen(state)
         except SearchStopped:
             return None, False
+        finally:
+            self.node_end = None
         if line is None:
             return self.game.utility(Outcome(False, None)), True
         return self.game.utility(self.game.replay_moves(state, line).outcome()), True
@@ -240,6 +248,8 @@ class TurnSolver:
         if self.progress is not None:
             self.progress(self.nodes)
         self.limits.check(self.deadline, len(self.failed))
+        if self.node_end is not None and self.nodes >= self.node_end:
+            raise SearchStopped(StopReason.MEMORY_LIMIT)
 
 
 class KernelSolver(TurnSolver):
