@@ -1371,13 +1371,8 @@ cdef class Search:
             m = own & self.suit_mask[x]
             if not m:
                 continue
-            lead_top, lead_card = -1, -1  # the leader's best card of the suit
-            while m:
-                c = lowest(m)
-                m &= m - 1
-                k = self.strength(c, x)
-                if k > lead_top:
-                    lead_top, lead_card = k, c
+            lead_card = self.strongest(m, x)  # the leader's best card of the suit
+            lead_top = self.strength(lead_card, x) if lead_card >= 0 else -1
             if self.leader == self.target:
                 mine, mine_card = lead_top, lead_card
                 theirs, their_card = -1, -1
@@ -1422,11 +1417,15 @@ cdef class Search:
         """The strongest card ``seat`` may play to a trick led in ``led`` (strength()), or -1 if it
         holds none."""
         cdef uint64_t m = self.hand[seat] & self.suit_mask[led] if led >= 0 else 0
-        cdef int best = -1, best_c = -1, c, v
         if m:
             m |= self.hole[seat] & self.back_mask[led]
         else:
             m = self.hand[seat] | self.hole[seat]
+        return self.strongest(m, led)
+
+    cdef inline int strongest(self, uint64_t m, int led) noexcept nogil:
+        """The card of ``m`` strongest to a trick led in ``led`` (the lowest of equals), -1 if none."""
+        cdef int best = -1, best_c = -1, c, v
         while m:
             c = lowest(m)
             m &= m - 1

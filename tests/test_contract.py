@@ -557,6 +557,20 @@ class RacingClock:
         self.now += 1000.0
         return self.now
 
+    @staticmethod
+    def install(monkeypatch) -> None:
+        """Every clock the searches may read becomes a racing one."""
+        for name in ("perf_counter", "monotonic", "time", "process_time"):
+            monkeypatch.setattr(time, name, RacingClock())
+
+
+def spy_on_seconds(monkeypatch) -> list:
+    """The budgets in seconds searches are given from now on (Limits.seconds, which also hands
+    the kernels their time limits), appended to the list returned."""
+    timed, seconds = [], Limits.seconds
+    monkeypatch.setattr(Limits, "seconds", lambda self, default=None: timed.append(seconds(self, default)) or timed[-1])
+    return timed
+
 
 @each_blind_game
 def test_blind_decisions_never_read_the_clock(game, monkeypatch):
@@ -569,13 +583,10 @@ def test_blind_decisions_never_read_the_clock(game, monkeypatch):
     decisions = [baseline[0].decisions[0], baseline[1].decisions[0],
                  baseline[0].decisions[len(baseline[0].decisions) // 2]]
     decisions = [d for d in decisions if len(d.legal_moves()) > 1] or decisions[:1]
-    timed = []  # every budget in seconds a search of the decisions is given (Limits.seconds)
-    seconds = Limits.seconds
-    monkeypatch.setattr(Limits, "seconds", lambda self, default=None: timed.append(seconds(self, default)) or timed[-1])
+    timed = spy_on_seconds(monkeypatch)
     real = [BlindPolicy(game, samples=8).rank(state) for state in decisions]
     assert not [t for t in timed if t is not None], f"{game.name}: a search inside a blind decision was timed"
-    for name in ("perf_counter", "monotonic", "time", "process_time"):
-        monkeypatch.setattr(time, name, RacingClock())
+    RacingClock.install(monkeypatch)
     raced = [BlindPolicy(game, samples=8).rank(state) for state in decisions]
     assert raced == real, f"{game.name}: a blind decision changed with the clock"
 
@@ -588,13 +599,10 @@ def test_hint_values_never_read_the_clock(game, monkeypatch):
     clock the values of a random line's last positions come out the same."""
     line = random_line(game, 0, random.Random(0), MAX_NODES)
     states = [d for d in line.decisions if d.outcome() is None][-3:]
-    timed = []
-    seconds = Limits.seconds
-    monkeypatch.setattr(Limits, "seconds", lambda self, default=None: timed.append(seconds(self, default)) or timed[-1])
+    timed = spy_on_seconds(monkeypatch)
     real = [make_solver(game, Limits()).value(state) for state in states]
     assert not [t for t in timed if t is not None], f"{game.name}: a value was given seconds"
-    for name in ("perf_counter", "monotonic", "time", "process_time"):
-        monkeypatch.setattr(time, name, RacingClock())
+    RacingClock.install(monkeypatch)
     assert [make_solver(game, Limits()).value(state) for state in states] == real, f"{game.name}: a value changed with the clock"
 
 @each_blind_game
