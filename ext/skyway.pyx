@@ -639,6 +639,73 @@ cdef inline int last_turn_value(Node* n, int* market) noexcept nogil:
     return best
 
 
+# -- the grid's capacity ---------------------------------------------------------------------------
+# The score is at most the cards in the final grid (a card is in at most one chain), and how many
+# cards the grid can still hold depends only on counts: each turn puts a stack of 1 or 2 cards on
+# one cell (at most 3 kept), and the number of turns left depends on how many cards the grid holds
+# at each reshuffle (they are not dealt again). CAPACITY[passno][deck][n1][n2][n3], n_h the cells of
+# height h (the others empty), is the most cards the final grid can hold from a turn's start with
+# ``deck`` cards left; -1 until computed. The search's cells and cards play no part, so it bounds
+# every line: far from the end it is 27, but within the last eight turns often 25 or 26 where the
+# relaxed bound still says 27 (it never buries a card).
+cdef signed char CAPACITY[PASSES + 1][41][10][10][10]
+memset(CAPACITY, -1, sizeof(CAPACITY))
+
+
+cdef int capacity(int passno, int deck, int n1, int n2, int n3) noexcept nogil:
+    """The most cards the final grid can hold from a turn start (see above)."""
+    cdef int in_grid = n1 + 2 * n2 + 3 * n3, d2, p2, last = 0, s, h, best = 0, v, grid
+    cdef int count[4]
+    if CAPACITY[passno][deck][n1][n2][n3] >= 0:
+        return CAPACITY[passno][deck][n1][n2][n3]
+    if deck >= MARKET:
+        d2, p2 = deck - MARKET, passno
+    elif passno < PASSES:  # the discard pile (every card outside the grid and deck) finishes the market
+        d2, p2 = 40 - in_grid - MARKET, passno + 1
+    else:  # the final shuffle finishes it: this turn is the last
+        d2, p2, last = 0, PASSES, 1
+    for s in range(1, 3):
+        for h in range(4):
+            count[0], count[1], count[2], count[3] = 9 - n1 - n2 - n3, n1, n2, n3
+            if count[h] == 0 or (h == 3 and s == 2):  # (a full cell takes 1 or 2 alike)
+                continue
+            count[h] -= 1
+            count[h + s if h + s < 3 else 3] += 1
+            grid = count[1] + 2 * count[2] + 3 * count[3]
+            if last or (d2 == 0 and p2 == PASSES):
+                v = grid
+            elif d2 == 0:  # the deck ran out with the turn: the discards make the next pass's deck
+                v = capacity(p2 + 1, 40 - grid, count[1], count[2], count[3])
+            else:
+                v = capacity(p2, d2, count[1], count[2], count[3])
+            if v > best:
+                best = v
+    CAPACITY[passno][deck][n1][n2][n3] = <signed char>best
+    return best
+
+
+cdef inline int node_capacity(Node* n) noexcept nogil:
+    """capacity() of turn-start node ``n``."""
+    cdef int count[4]
+    cdef int c
+    if n.over:
+        return 0  # (not asked: the game's value is known)
+    count[0] = count[1] = count[2] = count[3] = 0
+    for c in range(CELLS):
+        count[n.height[c]] += 1
+    return capacity(n.passno, n.dlen - n.dpos, count[1], count[2], count[3])
+
+
+def capacity_of(int passno, int deck, heights):
+    """capacity(): the most cards the final grid can hold from a turn's start (the search's bound
+    uses it; the tests compare it with the reference's turn_capacity)."""
+    cdef int count[4]
+    count[0] = count[1] = count[2] = count[3] = 0
+    for h in heights:
+        count[h] += 1
+    return capacity(passno, deck, count[1], count[2], count[3])
+
+
 cdef inline int relaxed_bound(Node* n, uint64_t seed) noexcept nogil:
     """An upper bound on the value of turn-start node ``n`` (see the section's comment)."""
     cdef Node m = n[0]
@@ -653,7 +720,7 @@ cdef inline int relaxed_bound(Node* n, uint64_t seed) noexcept nogil:
     cdef int win_best[41]
     cdef int any_next[41]
     cdef int win_next[41]
-    cdef int best_any = 0, best_win = -1, total, won
+    cdef int best_any = 0, best_win = -1, total, won, cap
     cdef uint64_t key
     cdef uint64_t last[4]
     for s in range(4):
@@ -752,6 +819,11 @@ cdef inline int relaxed_bound(Node* n, uint64_t seed) noexcept nogil:
             best_any = any_best[budget]
         if win_best[budget] > best_win:
             best_win = win_best[budget]
+    cap = node_capacity(n)  # the cards the final grid can hold bound every total (a win needs 20)
+    if best_any > cap:
+        best_any = cap
+    if best_win > cap:
+        best_win = cap if cap >= 4 * WIN_CHAIN else -1
     return WIN_VALUE + best_win if best_win >= 0 else best_any
 
 

@@ -410,6 +410,52 @@ def test_turns_left_and_bounds_along_random_lines():
         assert decisions[-1].blind_score_bound() is not None
 
 
+def test_the_grid_capacity_bounds_every_line_and_is_reached_by_some():
+    """turn_capacity (the cards the final grid can still hold, from counts alone) is never below
+    the cards a line ends with, from any of its turn starts, and never rises along a line; and on
+    the abstract game it is exact: some line of stack sizes and cells holds that many."""
+    from solodeck.games.skyway.rules import grid_capacity, turn_capacity
+    for seed in range(12):
+        rng = random.Random(300 + seed)
+        state, starts = GAME.initial_state(GAME.new_deal(seed)), []
+        while state.outcome() is None:
+            starts.append(state)
+            state = advance_chance(state)
+            state = state.play(GAME.baseline_move(state) if seed % 3 == 0 else rng.choice(state.legal_moves()))
+        final = sum(map(len, state.grid))
+        capacities = [grid_capacity(s) for s in starts]
+        assert all(c >= final for c in capacities), (seed, capacities, final)
+        assert capacities == sorted(capacities, reverse=True)
+        assert all(grid_capacity(advance_chance(s)) == c for s, c in zip(starts, capacities))  # decision = turn start
+    assert turn_capacity((0,) * 9, 40, 1) == 27  # a whole deal: only 18 or 19 turns fill the grid
+    # the abstract game: a line that fills as many cells as the capacity says
+    def play(heights, deck, passno):
+        """(cards, turns) of the abstract line that follows the capacity greedily."""
+        turns = 0
+        while True:
+            turns += 1
+            target = turn_capacity(heights, deck, passno)
+            if deck >= 5:
+                after, passes, last = deck - 5, passno, False
+            elif passno < 3:
+                after, passes, last = 40 - sum(heights) - 5, passno + 1, False
+            else:
+                after, passes, last = 0, 3, True
+            for size, i in [(size, i) for size in (2, 1) for i in range(9)]:
+                placed = tuple(sorted(heights[:i] + (min(3, heights[i] + size),) + heights[i + 1:]))
+                if last or (after == 0 and passes == 3):
+                    if sum(placed) == target:
+                        return sum(placed), turns
+                    continue
+                nxt = (placed, 40 - sum(placed), passes + 1) if after == 0 else (placed, after, passes)
+                if turn_capacity(*nxt) == target:
+                    heights, deck, passno = nxt
+                    break
+            else:
+                raise AssertionError("no move keeps the capacity")
+    assert play((0,) * 9, 40, 1) in {(27, 18), (27, 19)}
+
+
 # Found by probing score_bound() at chance nodes along seeded lines in the third pass: (position at
 # the turn's start, cards to deal before asking, the best (won, score) from there).
 CHANCE_BOUND_CASES = {

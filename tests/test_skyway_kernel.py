@@ -135,6 +135,20 @@ def test_a_stopped_solve_gives_a_proven_bound_on_the_best_win():
         assert result.to_json()["score_bound"] == result.score_bound
 
 
+def test_the_grid_capacity_is_the_references():
+    """The kernel's CAPACITY table (a bound on every total) against the reference's turn_capacity,
+    on every count of cells by height and every deck size that a turn's start can have."""
+    from itertools import combinations_with_replacement
+    from solodeck.games.skyway.rules import turn_capacity
+    compared = 0
+    for heights in combinations_with_replacement(range(4), 9):
+        for passno in (1, 2, 3):
+            for deck in range(1 if passno == 3 else 0, 41 - sum(heights)):
+                assert kernel.capacity_of(passno, deck, heights) == turn_capacity(heights, deck, passno)
+                compared += 1
+    assert compared > 10_000
+
+
 def test_the_bound_is_the_references_in_the_third_pass():
     # the same relaxation in C and in Python (they differ only far from the end: with more than two
     # turns after a reshuffle to come the reference enumerates one market, the kernel three)

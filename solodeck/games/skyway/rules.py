@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ... import cards as C
 from ... import picture as P
@@ -443,6 +444,57 @@ def free_chain(old, new, free: int) -> int:
     return suit_chains(tuple(old), frozenset(new), ANY_VALUE, free + 1)[free]
 
 
+@lru_cache(maxsize=None)
+def turn_capacity(heights: tuple, deck: int, passno: int) -> int:
+    """The most cards the final grid can hold from a turn's start with ``deck`` cards left in pass
+    ``passno`` and cells of ``heights`` (sorted). Only counts matter: each turn puts a stack of 1
+    or 2 cards on one cell (at most 3 kept), and how many turns are left depends on how many cards
+    the grid holds at each reshuffle (they are not dealt again). The score is at most this: a
+    card is in at most one chain. (The kernel's CAPACITY table is the same.)"""
+    in_grid, total = sum(heights), len(NUMBER_CARDS)
+    last = False
+    if deck >= MARKET:
+        after, next_pass = deck - MARKET, passno
+    elif passno < PASSES:  # the discard pile (every card outside the grid and deck) finishes the market
+        after, next_pass = total - in_grid - MARKET, passno + 1
+    else:  # the final shuffle finishes it: this turn is the last
+        after, next_pass, last = 0, PASSES, True
+    best = 0
+    for size in (1, 2):
+        for i, height in enumerate(heights):
+            if i and heights[i - 1] == height:
+                continue
+            placed = tuple(sorted(heights[:i] + (min(HEIGHT, height + size),) + heights[i + 1:]))
+            grid = sum(placed)
+            if last or (after == 0 and next_pass == PASSES):
+                best = max(best, grid)
+            elif after == 0:  # the deck ran out with the turn: the discards make the next pass's deck
+                best = max(best, turn_capacity(placed, total - grid, next_pass + 1))
+            else:
+                best = max(best, turn_capacity(placed, after, next_pass))
+    return best
+
+
+def grid_capacity(state) -> int:
+    """turn_capacity() of ``state``, a turn's start or a decision (its market dealt)."""
+    heights = tuple(sorted(map(len, state.grid)))
+    if state.over:
+        return sum(heights)
+    if not state.market:
+        return turn_capacity(heights, len(state.deck), state.passno)
+    best = 0  # a decision: its moves, then the next turn's start (the market is dealt)
+    for size in {len(stack) for stack in state.stacks()}:
+        for i in range(CELLS):
+            placed = tuple(sorted(heights[:i] + (min(HEIGHT, heights[i] + size),) + heights[i + 1:]))
+            if state.final or (state.passno == PASSES and not state.deck):
+                best = max(best, sum(placed))
+            elif not state.deck:  # reshuffled at once: every card outside the grid
+                best = max(best, turn_capacity(placed, len(NUMBER_CARDS) - sum(placed), state.passno + 1))
+            else:
+                best = max(best, turn_capacity(placed, len(state.deck), state.passno))
+    return best
+
+
 def _placement_bound(state, markets, unknown_turns):
     """State.score_bound() when ``markets`` (5 cards each, None for a card a reshuffle still to
     come deals) are known and ``unknown_turns`` more turns may follow: for every choice of one
@@ -487,6 +539,9 @@ def _placement_bound(state, markets, unknown_turns):
                         for b in range(budget + 1)]
         best_any = max(best_any, any_best[budget])
         best_win = max(best_win, win_best[budget])
+    capacity = grid_capacity(state)  # the cards the final grid can hold bound every total (a win needs 20)
+    best_any = min(best_any, capacity)
+    best_win = min(best_win, capacity) if capacity >= SUITS * CHAIN_TO_WIN else -1
     return best_win if best_win >= 0 else NoWin(best_any)
 
 
