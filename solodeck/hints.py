@@ -33,10 +33,14 @@ def verdict_and_score(game, value):
     return "winnable", score
 
 
-def open_move_row(game, move, value, exact: bool) -> dict:
-    """A move's row in open mode (hint files, the engine): its verdict and score when ``exact``."""
+def open_move_row(game, move, value, exact: bool, score_bound=None) -> dict:
+    """A move's row in open mode (hint files, the engine): its verdict and score when ``exact``;
+    else, where the solver proved one, the best score any win after it can have."""
     verdict, score = verdict_and_score(game, value if exact else None)
-    return {"move": str(move), "verdict": verdict, "exact": exact, "score": score}
+    row = {"move": str(move), "verdict": verdict, "exact": exact, "score": score}
+    if not exact and score_bound is not None:
+        row["score_bound"] = score_bound
+    return row
 
 
 def found_move_row(move, result) -> dict:
@@ -90,8 +94,10 @@ def build_hints(game, deal: Deal, result, solver) -> dict:
     for ply, played in enumerate(result.line):
         moves = []
         for move in state.legal_moves():
-            value, exact = (None, False) if solver.limits.expired() else solver.value(state.play(move))
-            moves.append(open_move_row(game, move, value, exact))
+            child = state.play(move)
+            value, exact = (None, False) if solver.limits.expired() else solver.value(child)
+            bound = getattr(solver, "score_bound", None)  # a solver that proves bounds cheaply says so
+            moves.append(open_move_row(game, move, value, exact, bound(child) if bound and not exact else None))
         moves = ranked_open_rows(game, moves)
         decisions.append({"ply": ply, "position": str(state), "picture": state.picture(), "played": str(played),
                           "moves": moves})

@@ -135,6 +135,30 @@ def test_a_stopped_solve_gives_a_proven_bound_on_the_best_win():
         assert result.to_json()["score_bound"] == result.score_bound
 
 
+def test_hint_rows_carry_a_proven_bound_where_the_value_is_unknown():
+    """A hint file's move whose value a limit stopped still says the best score any win after it
+    can have (KernelSolver.score_bound): never below the exact value, and valid under the schema."""
+    from solodeck.hints import build_hints
+    stopped, exact = KernelSolver(GAME, kernel, Limits(max_nodes=20)), KernelSolver(GAME, kernel, Limits())
+    checked = 0
+    for position in [(0, 25, 5, 2), (2, 25, 5, 2)]:
+        state = advance_chance(random_endgame(*position))
+        for move in state.legal_moves()[::4]:
+            child = state.play(move)
+            value, known = stopped.value(child)
+            truth, _ = exact.value(child)
+            bound = stopped.score_bound(child)
+            if truth[0]:  # a win after this move: the bound is a proven ceiling on its score
+                assert bound is not None and bound >= truth[1]
+            checked += not known
+    assert checked >= 5
+    result = stopped.solve(GAME.initial_state(load_deal("puzzles/skyway/win-1.toml")))
+    hints = build_hints(GAME, load_deal("puzzles/skyway/win-1.toml"), result, stopped)  # validated by its schema
+    rows = [m for d in hints["decisions"] for m in d["moves"] if not m["exact"]]
+    assert rows and all(r["score_bound"] >= 20 for r in rows if "score_bound" in r)
+    assert any("score_bound" in r for r in rows)
+
+
 def test_the_grid_capacity_is_the_references():
     """The kernel's CAPACITY table (a bound on every total) against the reference's turn_capacity,
     on every count of cells by height and every deck size that a turn's start can have."""

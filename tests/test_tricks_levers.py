@@ -2,6 +2,7 @@
 positions: 3 to 6 seats, 3 to 6 cards a seat (Heartburn 3 to 4), sometimes inside a trick, Foresight under every trump
 and no trump, Heartburn. Slow (about 2 minutes): the quick checks are tests/test_trick_games.py's."""
 import random
+import time
 
 import pytest
 
@@ -78,6 +79,20 @@ def test_a_prefetched_table_gives_the_values_of_one_process():
     ahead.prefetch(searches, processes=2)
     assert len(ahead.known) == len({ahead._known_key(st, seat) for st, seat in searches}) and ahead.nodes > 0
     assert [ahead.value(st, seat) for st, seat in searches] == want and ahead.search.nodes == 0
+
+
+def test_a_table_whose_deadline_passed_before_a_search_began_leaves_that_value_unknown():
+    """Under a whole-command deadline a round may end before some searches had their turn: they
+    stay unknown (a race once made the table's answer a traceback)."""
+    kernel = FORESIGHT.load_kernel()
+    if kernel is None:
+        pytest.skip("the kernel is not built (or SOLODECK_NO_EXTENSIONS=1)")
+    searches = [(st, seat) for st in positions(FORESIGHT, 1, 45000) for seat in range(st.rules.seats)]
+    solver = KernelParanoid(kernel, Limits(memory_mb=16, deadline=time.perf_counter() - 1))
+    solver.prefetch(searches, processes=1)
+    assert solver.known == {}
+    want = [KernelParanoid(kernel, Limits(memory_mb=16)).value(st, seat) for st, seat in searches]
+    assert all(solver.value(st, seat) in (None, v) for (st, seat), v in zip(searches, want))
 
 
 @pytest.mark.parametrize("game", [FORESIGHT, HEARTBURN], ids=["foresight", "heartburn"])

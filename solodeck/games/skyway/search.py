@@ -122,6 +122,16 @@ class KernelSolver:
             at = advance_chance(at.play(move))
         return value, line, nodes
 
+    def score_bound(self, state):
+        """The best chain total any win from ``state`` can have, proven (each move's child bounded
+        by the chain relaxation, the grid's capacity or the table), or None where the game is
+        over or no win is possible (hint files give it beside a value a limit stopped)."""
+        state = advance_chance(state)
+        if state.outcome() is not None:
+            return None
+        bound = self._engine(state.seed).decision_bound(*kernel_args(state))
+        return bound - WIN_VALUE if bound >= WIN_VALUE else None
+
     def value(self, state):
         """(exact utility, True), or (None, False) if a limit stopped the search. Without a time
         limit each value gets VALUE_NODES of its own (hint files value every move)."""

@@ -69,7 +69,10 @@ class KernelParanoid:
                 self._keep(share, results)
 
     def _keep(self, searches, results):
-        for (st, seat), (v, proven, stop, nodes) in zip(searches, results):
+        for (st, seat), result in zip(searches, results):
+            if result is None:  # the deadline passed before its turn came: value() says so itself
+                continue
+            v, proven, stop, nodes = result
             self.known[self._known_key(st, seat)] = (v, proven, stop)
             self.nodes_elsewhere += nodes
 
