@@ -36,7 +36,7 @@ from .version import __version__
 from .api import advance_chance
 from .deals import deal_from_data, deal_from_text
 from .errors import SolodeckError
-from .hints import blind_move_row, found_move_row, open_move_row, ranked_open_rows, seat_move_row
+from .hints import blind_move_row, found_move_row, open_move_row, ranked_open_rows, seat_move_row, valued_move_row
 from .registry import GAMES, get_game
 from .result import Limits
 from .solvers.stats import unvalued_row
@@ -490,10 +490,9 @@ def _value_moves(game, state, moves, claim, limits, send, progress, after_each=N
     solver = make_solver(game, limits, progress)
     all_exact = True
     while (index := claim.next()) is not None:
-        move = moves[index]
-        value, exact = (None, False) if limits.expired() else solver.value(state.play(move))
-        all_exact = all_exact and exact
-        send("row", open_move_row(game, move, value if exact else None, exact))
+        row = valued_move_row(game, solver, state, moves[index])
+        all_exact = all_exact and row["exact"]
+        send("row", row)
         if after_each is not None:
             after_each()
     nodes = getattr(solver, "nodes", None)

@@ -43,6 +43,16 @@ def open_move_row(game, move, value, exact: bool, score_bound=None) -> dict:
     return row
 
 
+def valued_move_row(game, solver, state, move) -> dict:
+    """open_move_row of ``move`` valued by ``solver`` (unknown once its limits' deadline has
+    passed), with the bound the solver proves cheaply (``score_bound``, where it has one) when the
+    value is not exact."""
+    child = state.play(move)
+    value, exact = (None, False) if solver.limits.expired() else solver.value(child)
+    bound = getattr(solver, "score_bound", None)
+    return open_move_row(game, move, value, exact, bound(child) if bound is not None and not exact else None)
+
+
 def found_move_row(move, result) -> dict:
     """The row of a search's first move (the engine): a win found, not proven, says so (exact
     false) with the best score any win can still have where the search proved one."""
@@ -93,12 +103,7 @@ def build_hints(game, deal: Deal, result, solver) -> dict:
     state = advance_chance(game.initial_state(deal))
     for ply, played in enumerate(result.line):
         moves = []
-        for move in state.legal_moves():
-            child = state.play(move)
-            value, exact = (None, False) if solver.limits.expired() else solver.value(child)
-            bound = getattr(solver, "score_bound", None)  # a solver that proves bounds cheaply says so
-            moves.append(open_move_row(game, move, value, exact, bound(child) if bound and not exact else None))
-        moves = ranked_open_rows(game, moves)
+        moves = ranked_open_rows(game, [valued_move_row(game, solver, state, move) for move in state.legal_moves()])
         decisions.append({"ply": ply, "position": str(state), "picture": state.picture(), "played": str(played),
                           "moves": moves})
         state = advance_chance(state.play(played))
