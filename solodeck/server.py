@@ -26,6 +26,7 @@ from .view import VIEWER_FILES, viewer_dir
 PAGES = {**VIEWER_FILES, "play.html": "text/html", "play.js": "text/javascript"}
 ALLOWED_HOSTS = ("127.0.0.1", "localhost")
 MAX_CONNECTIONS = 16     # requests answered at once; more wait for a free slot or get a 503
+DRAIN_BYTES = 16 * MAX_REQUEST_BYTES  # a refused body read before its 413 (beyond: the connection is cut)
 SOCKET_SECONDS = 30      # a client that sends nothing for this long is dropped
 
 
@@ -116,6 +117,7 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             return self._json(411, error_reply(None, "a request needs its Content-Length"))
         if not 0 <= length <= MAX_REQUEST_BYTES:
+            self._drain(length)
             return self._json(413, error_reply(None, f"request longer than {MAX_REQUEST_BYTES:,} bytes"))
         body = self.rfile.read(length)
         try:
@@ -126,6 +128,15 @@ class _Handler(BaseHTTPRequestHandler):
             return self._json(400, error_reply(None, str(exc)))
         reply = self.router.ask(request)
         self._json(400 if reply["type"] == "error" else 200, reply)
+
+    def _drain(self, length: int) -> None:
+        """Read and drop a refused body (up to DRAIN_BYTES): a reply sent while the client is
+        still writing would reach it as a broken pipe instead of the status. The connection is
+        closed after the reply: whatever was not read is not a request."""
+        left = min(max(length, 0), DRAIN_BYTES)
+        while left > 0 and (chunk := self.rfile.read(min(left, 1 << 16))):
+            left -= len(chunk)
+        self.close_connection = True
 
     def _host_allowed(self) -> bool:
         host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]")
