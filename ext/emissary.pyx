@@ -630,23 +630,59 @@ cdef inline int pop32(uint32_t x) noexcept nogil:
     return __builtin_popcountll(x)
 
 
-cdef void fill_odds(int n, int* suits, int* values, int trump, int* counts, double* tab, int need,
-                    int keep) noexcept nogil:
+cdef inline double dmax(double a, double b) noexcept nogil:
+    return b if b > a else a
+
+
+cdef inline uint32_t canonical(uint32_t mask, uint32_t alike, int n) noexcept nogil:
+    """The mask holding as many cards of each run as ``mask`` (fill_odds), the lowest of each: its
+    row is the one fill_odds computed for both."""
+    cdef uint32_t out = 0
+    cdef int i = 0, start, count
+    while i < n:
+        start = i
+        count = mask >> i & 1
+        i += 1
+        while i < n and alike >> i & 1:
+            count += mask >> i & 1
+            i += 1
+        out |= ((1U << count) - 1) << start
+    return out
+
+
+cdef uint32_t fill_odds(int n, int* suits, int* values, int trump, int* counts, double* tab, int need,
+                        int keep) noexcept nogil:
     """visit_table's table for a hand of n cards (suits, values 1-8, sorted) against counts[s * 10 + v]:
-    rows of n + 1 doubles, zero beyond a row's wins. The reference's sums in its order (only the
-    maxima are taken differently, and a maximum is exact). ``need`` >= 0: only what the rows of
-    ``keep`` cards need at ``need`` wins (a row of k cards at most ``keep - k`` wins from it)."""
-    cdef int stride = n + 1, mask, k, w, s, j, t, i, m, low, high, child, wlo, whi
+    rows of n + 1 doubles. The reference's sums in its order (only the maxima are taken
+    differently, and a maximum is exact). ``need`` >= 0: only what the rows of ``keep`` cards need
+    at ``need`` wins (a row of k cards at most ``keep - k`` wins from it). A row holds its wins
+    wlo .. whi and a zero at whi + 1: all that is read of it.
+
+    Cards of a suit with no unseen card between them (a *run*) win and lose the same leads, so a
+    row depends only on how many cards of each run its mask holds: only canonical masks (the
+    lowest cards of each run) are computed, each run's highest card standing for the run (the
+    others' children are the same rows; the segments between cards of a run weigh nothing and
+    are skipped, as in the reference, so the sums are the same sums in the same order). Returns
+    the cards alike to the one below them (``canonical`` maps any mask to the row computed)."""
+    cdef int stride = n + 1, mask, k, w, s, j, t, i, m, low, high, wlo, whi, nw, w0
+    cdef uint32_t alike = 0, tops, rest
     cdef int same[4][MAX_ODDS + 8]
     cdef int nsame[4]
-    cdef int idx[MAX_ODDS + 8]
     cdef long below[4][11]
     cdef long totals[4]
     cdef long total = 0, weight
-    cdef double acc, best, p, lose_max, win_max, trump_win, other_lose, all_lose
-    cdef double pre[MAX_ODDS + 9]
-    cdef double suf[MAX_ODDS + 9]
+    cdef bint lone
     cdef double* row
+    cdef double* c
+    # over the wins w = wlo .. whi of a row, index w - wlo: for each suit held, pre[s][t] the best
+    # child of a loss among its t lowest cards, suf[s][t] of a win among the others; for a lead of
+    # a suit not held, the best child of a trump winning, of another card losing, of any card losing
+    cdef double pre[4][MAX_ODDS + 9][MAX_ODDS + 9]
+    cdef double suf[4][MAX_ODDS + 9][MAX_ODDS + 9]
+    cdef double trump_win[MAX_ODDS + 9]
+    cdef double other_lose[MAX_ODDS + 9]
+    cdef double all_lose[MAX_ODDS + 9]
+    cdef double acc[MAX_ODDS + 9]
     for s in range(4):
         below[s][0] = 0
         below[s][1] = 0
@@ -654,79 +690,97 @@ cdef void fill_odds(int n, int* suits, int* values, int trump, int* counts, doub
             below[s][j] = below[s][j - 1] + counts[s * 10 + j - 1]
         totals[s] = below[s][10]
         total += totals[s]
+    for i in range(1, n):
+        if suits[i] == suits[i - 1] and below[suits[i]][values[i]] == below[suits[i]][values[i - 1] + 1]:
+            alike |= 1U << i
     for j in range(stride):
         tab[j] = 0.0
     tab[0] = 1.0
     for mask in range(1, 1 << n):
-        k = 0
-        nsame[0] = nsame[1] = nsame[2] = nsame[3] = 0
-        for i in range(n):
-            if mask >> i & 1:
-                idx[k] = i
-                k += 1
-                same[suits[i]][nsame[suits[i]]] = i
-                nsame[suits[i]] += 1
-        row = tab + mask * stride
+        if <uint32_t>mask & alike & ~(<uint32_t>mask << 1):
+            continue  # not canonical: never read
+        k = pop32(mask)
         if need >= 0 and k > keep:
             continue
-        for w in range(stride):
-            row[w] = 0.0
+        row = tab + mask * stride
         if total == 0:
+            for w in range(stride):
+                row[w] = 0.0
             row[0] = 1.0
             continue
         wlo, whi = 0, k
         if need >= 0:
             wlo = need - (keep - k) if need > keep - k else 0
             whi = need if need < k else k
-        for w in range(wlo, whi + 1):
-            # the best child over every card: a trump winning, another card losing, any card losing
-            trump_win = other_lose = all_lose = 0.0
-            for j in range(k):
-                i = idx[j]
-                child = (mask ^ (1 << i)) * stride
-                p = tab[child + w] if w < k else 0.0
-                if p > all_lose:
-                    all_lose = p
-                if suits[i] == trump:
-                    p = tab[child + w - 1] if w >= 1 else 0.0
-                    if p > trump_win:
-                        trump_win = p
-                elif p > other_lose:
-                    other_lose = p
-            acc = 0.0
+        nw = whi - wlo + 1
+        w0 = 1 if wlo == 0 else 0  # a child's entry w is it losing, w - 1 it winning (none at w = 0)
+        tops = <uint32_t>mask & ~((<uint32_t>mask & alike) >> 1)  # each run's highest card held
+        nsame[0] = nsame[1] = nsame[2] = nsame[3] = 0
+        rest = tops
+        while rest:
+            i = __builtin_ctzll(rest)
+            rest &= rest - 1
+            same[suits[i]][nsame[suits[i]]] = i
+            nsame[suits[i]] += 1
+        lone = False  # a suit led that the mask does not hold
+        for s in range(4):
+            m = nsame[s]
+            if not m:
+                lone = lone or totals[s] != 0
+                continue
+            for w in range(nw):
+                pre[s][0][w] = 0.0
+                suf[s][m][w] = 0.0
+            for t in range(m):
+                c = tab + (mask ^ (1 << same[s][t])) * stride + wlo
+                for w in range(nw):
+                    pre[s][t + 1][w] = dmax(pre[s][t][w], c[w])
+            for t in range(m - 1, -1, -1):
+                c = tab + (mask ^ (1 << same[s][t])) * stride + wlo
+                suf[s][t][0] = suf[s][t + 1][0]
+                for w in range(w0, nw):
+                    suf[s][t][w] = dmax(suf[s][t + 1][w], c[w - 1])
+        if lone:
+            for w in range(nw):
+                trump_win[w] = suf[trump][0][w] if nsame[trump] else 0.0
+                other_lose[w] = all_lose[w] = 0.0
             for s in range(4):
-                m = nsame[s]
-                if m:
-                    # pre[j]: the best loss among the j lowest; suf[j]: the best win among the others
-                    pre[0] = 0.0
-                    for t in range(m):
-                        child = (mask ^ (1 << same[s][t])) * stride
-                        p = tab[child + w] if w < k else 0.0
-                        pre[t + 1] = p if p > pre[t] else pre[t]
-                    suf[m] = 0.0
-                    for t in range(m - 1, -1, -1):
-                        child = (mask ^ (1 << same[s][t])) * stride
-                        p = tab[child + w - 1] if w >= 1 else 0.0
-                        suf[t] = p if p > suf[t + 1] else suf[t + 1]
-                    low = 0
-                    for j in range(m + 1):
-                        high = values[same[s][j]] if j < m else 9
-                        weight = below[s][high] - below[s][low + 1]
-                        if weight:
-                            best = pre[j] if pre[j] > suf[j] else suf[j]
-                            acc += weight * best
-                        low = high
-                elif totals[s]:
-                    if s == trump:
-                        best = all_lose
-                    else:
-                        best = trump_win if trump_win > other_lose else other_lose
-                    acc += totals[s] * best
-            row[w] = acc / total
+                if nsame[s]:
+                    for w in range(nw):
+                        all_lose[w] = dmax(all_lose[w], pre[s][nsame[s]][w])
+                        if s != trump:
+                            other_lose[w] = dmax(other_lose[w], pre[s][nsame[s]][w])
+        for w in range(nw):
+            acc[w] = 0.0
+        for s in range(4):
+            m = nsame[s]
+            if m:
+                low = 0
+                for j in range(m + 1):
+                    high = values[same[s][j]] if j < m else 9
+                    weight = below[s][high] - below[s][low + 1]
+                    if weight:
+                        for w in range(nw):
+                            acc[w] += weight * (pre[s][j][w] if pre[s][j][w] > suf[s][j][w] else suf[s][j][w])
+                    low = high
+            elif totals[s]:
+                if s == trump:
+                    for w in range(nw):
+                        acc[w] += totals[s] * all_lose[w]
+                else:
+                    for w in range(nw):
+                        acc[w] += totals[s] * (trump_win[w] if trump_win[w] > other_lose[w] else other_lose[w])
+        for w in range(nw):
+            row[wlo + w] = acc[w] / total
+        if whi < n:
+            row[whi + 1] = 0.0
+    return alike
 
 
-cdef double* big_table(uint32_t hand, int trump, int* counts, int* n_out, int need=-1, int keep=0) noexcept nogil:
-    """odds_table for any size (malloc'd beyond MAX_ODDS: the caller frees it if it is not STATIC_TAB)."""
+cdef double* big_table(uint32_t hand, int trump, int* counts, int* n_out, uint32_t* alike, int need=-1,
+                       int keep=0) noexcept nogil:
+    """odds_table for any size (malloc'd beyond MAX_ODDS: the caller frees it if it is not STATIC_TAB);
+    ``alike``: fill_odds' runs (read a row at ``canonical(mask, alike, n)``)."""
     cdef int suits[32]
     cdef int values[32]
     cdef int n = 0, i
@@ -739,7 +793,7 @@ cdef double* big_table(uint32_t hand, int trump, int* counts, int* n_out, int ne
     n_out[0] = n
     tab = STATIC_TAB if n <= MAX_ODDS else <double*>malloc((<size_t>1 << n) * (n + 1) * sizeof(double))
     if tab != NULL:
-        fill_odds(n, suits, values, trump, counts, tab, need, keep)
+        alike[0] = fill_odds(n, suits, values, trump, counts, tab, need, keep)
     return tab
 
 
@@ -756,12 +810,13 @@ cdef double kept_c(uint32_t hand, int trump, int* counts, int need, int drop) no
     """best_kept: the best chance of exactly ``need`` wins with the cards left after discarding
     ``drop`` of the hand."""
     cdef int n = pop32(hand), keep, mask, stride
+    cdef uint32_t alike
     cdef double best = 0.0, p
     cdef double* tab
     keep = n - drop if drop < n else 0
     if need < 0 or need > keep:
         return 0.0
-    tab = big_table(hand, trump, counts, &n, need, keep)
+    tab = big_table(hand, trump, counts, &n, &alike, need, keep)
     if tab == NULL:
         return 0.0
     stride = n + 1
@@ -769,7 +824,7 @@ cdef double kept_c(uint32_t hand, int trump, int* counts, int need, int drop) no
         best = tab[((1 << n) - 1) * stride + need]
     else:
         for mask in range(1 << n):
-            if pop32(mask) == keep:
+            if pop32(mask) == keep and not (mask & alike & ~(<uint32_t>mask << 1)):  # canonical rows only
                 p = tab[mask * stride + need]
                 if p > best:
                     best = p
@@ -1117,7 +1172,7 @@ cdef int rule_keys(RPos* p, RMove* moves, int n, double* key1, double* key2) noe
     """rule_move's valuation: key1, key2 of each move (higher first), and the index of the rule's move."""
     cdef int counts[40]
     cdef int i, j, k, s, t, need, trump, nh, choice, stride, full, others, kind, cached_clubs = 0, cached_diamonds = 0
-    cdef uint32_t pool = p.deck if p.deck else p.discard, rest
+    cdef uint32_t pool = p.deck if p.deck else p.discard, rest, alike
     cdef double own, swapped, best, pv, margin, now, clubs_p = 0.0, diamonds_p = 0.0
     cdef double fullrow[4][33]
     cdef double* tab
@@ -1147,7 +1202,7 @@ cdef int rule_keys(RPos* p, RMove* moves, int n, double* key1, double* key2) noe
             for t in range(4):
                 if t == s or (open_count > 1 and open_suits >> t & 1):
                     if not have[t]:  # the full hand's row with trump t (the chance needs only it)
-                        tab = big_table(p.hand, t, counts, &nh)
+                        tab = big_table(p.hand, t, counts, &nh, &alike)
                         full = (1 << nh) - 1
                         for j in range(nh + 1):
                             fullrow[t][j] = tab[full * (nh + 1) + j]
@@ -1169,7 +1224,7 @@ cdef int rule_keys(RPos* p, RMove* moves, int n, double* key1, double* key2) noe
     need = p.kingdom + 1 - pop32(p.scoring)
     trump = r_trump(p)
     if p.step == R_RESPOND or p.step == R_DISCARD:
-        tab = big_table(p.hand, trump, counts, &nh)
+        tab = big_table(p.hand, trump, counts, &nh, &alike)
         if tab == NULL:  # more cards than memory allows a table for (never met): the baseline's answer
             return baseline_answer(p, moves, n)
         stride = nh + 1
@@ -1183,16 +1238,16 @@ cdef int rule_keys(RPos* p, RMove* moves, int n, double* key1, double* key2) noe
                     j += 1
             if p.step == R_RESPOND:
                 k = need - card_wins(moves[i].card, ref_of(p.lead), trump)
-                pv = tab[(full ^ (1 << j)) * stride + k] if 0 <= k < nh else 0.0
+                pv = tab[canonical(full ^ (1 << j), alike, nh) * stride + k] if 0 <= k < nh else 0.0
             elif p.discards >= 2 and nh >= 2:
                 pv = 0.0
                 for t in range(nh):
                     if t != j and 0 <= need < nh - 1:
-                        own = tab[(full ^ (1 << j) ^ (1 << t)) * stride + need]
+                        own = tab[canonical(full ^ (1 << j) ^ (1 << t), alike, nh) * stride + need]
                         if own > pv:
                             pv = own
             else:
-                pv = tab[(full ^ (1 << j)) * stride + need] if 0 <= need < nh else 0.0
+                pv = tab[canonical(full ^ (1 << j), alike, nh) * stride + need] if 0 <= need < nh else 0.0
             key1[i] = pv
             key2[i] = 0.0
             if pv > best:
@@ -1408,18 +1463,19 @@ def visit_table(hand, int trump, counts):
     solodeck/games/emissary/blind.py: the same sums in the same order, so the same floats). ``hand``:
     reference cards (suit * 13 + value - 1), sorted, at most 20."""
     cdef int n = len(hand), stride, mask, w
+    cdef uint32_t alike, row
     cdef int c[40]
     cdef double* tab
     if n > 20:
         raise ValueError("visit_table: at most 20 cards")
     counts_array(counts, c)
     ensure_buffer()
-    tab = big_table(hand_mask(hand), trump, c, &n)
+    tab = big_table(hand_mask(hand), trump, c, &n, &alike)
     if tab == NULL:
         raise MemoryError()
     stride = n + 1
     try:
-        return [[tab[mask * stride + w] for w in range(pop32(mask) + 1)] for mask in range(1 << n)]
+        return [[tab[canonical(mask, alike, n) * stride + w] for w in range(pop32(mask) + 1)] for mask in range(1 << n)]
     finally:
         if tab != STATIC_TAB:
             free(tab)

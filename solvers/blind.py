@@ -162,9 +162,10 @@ def policy(game, name: str, samples: int | None = None, seed: int = 0):
 
 def analysis_plan(game, samples: int | None = None) -> BlindPlan:
     """The plan ``solodeck solve --mode blind`` values a decision with: every move on the same draws
-    (no halving), and ``samples`` of them (default 1,000 rollouts, or 100 sampled worlds)."""
+    (no halving), and ``samples`` of them (default: the plan's analysis_samples, else 1,000
+    rollouts, or 100 sampled worlds)."""
     plan = plan_of(game)
-    default = 100 if plan.estimator == Estimator.DETERMINIZED else 1000
+    default = plan.analysis_samples or (100 if plan.estimator == Estimator.DETERMINIZED else 1000)
     return replace(plan, samples=samples or default, halving=False)
 
 

@@ -28,9 +28,19 @@ class BlindPlan:
     candidates: int | None = None  # how many of State.search_moves() (best first) the estimator values;
                                    # None: every legal move. The others are listed last, unvalued
     estimate: bool = True          # RULE: roll the rule's move out for its value; False where a rollout
-                                   # costs too much (the rule weighs odds at every step): it goes unvalued
+                                   # costs too much to spend at every decision of play (the rule weighs odds at
+                                   # every step): it goes unvalued there, and only analysis (solve and hint
+                                   # files) rolls out, unless analysis_samples is 0
+    analysis_samples: int | None = None
+                                   # rollouts per move (or sampled worlds) of `solve --mode blind`'s answer;
+                                   # None: 1,000 (100 sampled worlds); 0: with estimate off, analysis rolls
+                                   # nothing out either (a game whose rollouts exist only in its kernel)
     keep_rule: bool = False        # the blind rule's own move is always a candidate and, among moves of
                                    # equal wins, first: the policy leaves the rule only for more wins
+    confirm: int = 0               # with keep_rule: a move the rollouts rank above the rule's is played only
+                                   # if it also wins more of this many fresh draws, the rule's move on the
+                                   # same ones (the best of many noisy estimates is biased up: without it
+                                   # Friends' policy left its rule for worse moves; 0: no confirmation)
     halving: bool = False          # the rollouts' budget (samples x moves) spent by sequential halving on
                                    # the moves still in contention, not shared equally (rollouts.halving_stats)
     rank_losses: bool = False      # Python rollouts sum the scores of their lost games too, and no exact

@@ -134,7 +134,32 @@ def estimated_rows(game, state, samples: int | None = None, seed: int = 0, limit
     rows.sort(key=lambda r: r["_rank"], reverse=True)  # stable: ties keep the legal order
     for r in rows:
         del r["_rank"]
+    if plan.confirm and rule is not None and rows and rows[0]["move"] != rule and not decides:
+        rows = _confirmed(game, state, rows, rule, seed + max(draws.values()), limits, plan)
     return rows + unvalued_rows(state, rows)
+
+
+def _confirmed(game, state, rows, rule, seed, limits, plan) -> list:
+    """``rows`` after the move ranked first, not the rule's, is put to the test of plan.confirm
+    fresh draws (the same worlds for both, from ``seed``): it stays first only if it wins more of
+    them than the rule's move, else the rule's move goes first. Both rows then count every draw."""
+    top, mine = rows[0], next((r for r in rows if r["move"] == rule), None)
+    if mine is None:
+        return rows
+    stats, n = rollout_stats_until(game, state, plan.confirm, seed, limits, [top["move"], rule], plan)
+    if not n:  # the deadline came first: the ranking stands as it is
+        return rows
+    counts = {move: (wins, total) for move, wins, total, *_ in stats}
+    for row in (top, mine):
+        wins, total = counts[row["move"]]
+        before = round(row["win_probability"] * row["samples"])
+        won, drawn = before + wins, row["samples"] + n
+        scores = (row["expected_score"] or 0) * before + total
+        row.update(win_probability=won / drawn, interval=list(wilson_interval(won, drawn)), samples=drawn,
+                   expected_score=scores / won if won else None)
+    if counts[top["move"]][0] > counts[rule][0]:
+        return rows
+    return [mine] + [r for r in rows if r is not mine]
 
 
 def _rank_key(move, n, wins, total, lost, rule, sense) -> tuple:
@@ -214,11 +239,14 @@ class RolloutEstimator:
 
     def __init__(self, game, plan: BlindPlan, seed: int = 0):
         self.game, self.plan, self.seed = game, plan, seed
-        # the rule's own move, unvalued: rolling it out is too dear (BlindPlan.estimate)
-        self.name = "rule" if plan.estimator == Estimator.RULE and not plan.estimate else "rollouts"
+        # the rule's own move, unvalued: rolling it out is too dear (BlindPlan.estimate), in play
+        # (rows without every_move) or everywhere (analysis_samples 0)
+        unvalued = plan.estimator == Estimator.RULE and not plan.estimate
+        self.name = "rule" if unvalued and plan.analysis_samples == 0 else "rollouts"
+        self.unvalued_in_play = unvalued
 
     def rows(self, state, limits: Limits | None = None, every_move: bool = False) -> list:
-        if self.name == "rule":
+        if self.name == "rule" or (self.unvalued_in_play and not every_move):
             rows = [unvalued_row(self.game.blind_rule(state))]
             return rows + unvalued_rows(state, rows)
         return estimated_rows(self.game, state, None, self.seed, limits, every_move, self.plan)

@@ -110,3 +110,30 @@ def test_blind_hint_files_of_an_endgame_are_exact(cli, tmp_path):
         best = [m for m in decision["moves"] if m["best"]]
         assert best and all(m["win_probability"] == decision["moves"][0]["win_probability"] for m in best)
     assert cli("verify", deal, hints).returncode == 0
+
+
+def test_a_move_ranked_above_the_rules_is_played_only_if_fresh_draws_confirm_it():
+    """BlindPlan.confirm: where the rollouts rank a move above the blind rule's own (keep_rule),
+    both are rolled out again on plan.confirm fresh draws (the same worlds for both); the other
+    move stays first only if it wins more of them, and both rows then count every draw. Two
+    decisions of the thinning rule's games (Friends, lost opportunities) where 4 draws rank another
+    move first: 16 more refute it in the first, confirm it in the second."""
+    from dataclasses import replace
+
+    from solodeck.solvers.plan import plan_of
+    from solodeck.solvers.rollouts import rollout_stats
+
+    game = get_game("friends-in-high-places")
+    plain = replace(plan_of(game), confirm=0)
+    for seed, decision, confirmed in ((10000, 5, False), (10003, 31, True)):
+        state = advance_chance(game.initial_state(game.new_deal(seed, {"lost-opportunities": True})))
+        for _ in range(decision - 1):
+            state = advance_chance(state.play(game.blind_rule(state)))
+        rule, screened = game.blind_rule(state), estimated_rows(game, state, plan=plain)
+        assert screened[0]["move"] != rule
+        rows = estimated_rows(game, state, plan=replace(plain, confirm=16))
+        fresh = {m: wins for m, wins, *_ in rollout_stats(game, state, 16, plain.samples,
+                                                          [screened[0]["move"], rule], plain)}
+        assert (fresh[screened[0]["move"]] > fresh[rule]) == confirmed
+        assert rows[0]["move"] == (screened[0]["move"] if confirmed else rule)
+        assert {r["move"]: r["samples"] for r in rows if r["move"] in fresh} == {m: 20 for m in fresh}

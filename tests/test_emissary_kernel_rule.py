@@ -1,7 +1,10 @@
 """The Emissary's blind rule in the kernel (ext/emissary.pyx) against the reference
 (solodeck/games/emissary/blind.py): the odds tables to the last bit, the rule's move and its
 candidates at every decision of seeded games (200 with -m slow), and the rollouts sample for sample (the same
-draws: SplitMix64(seed + i), cards by their place in the sorted composition)."""
+draws: SplitMix64(seed + i), cards by their place in the sorted composition). Then the blind
+answer's estimate: the rule's candidates rolled out in analysis (solve and hint files), never in
+play, and only where the kernel is built."""
+import functools
 import random
 
 import pytest
@@ -11,7 +14,8 @@ from solodeck.games.emissary import blind
 from solodeck.games.emissary.rules import ACT, CHOOSE, DECK_CARDS, DISCARD, RESPOND
 from solodeck.registry import get_game
 from solodeck.shuffle import SplitMix64
-from solodeck.solvers.blind import BlindPolicy
+from solodeck.result import Limits
+from solodeck.solvers.blind import BlindPolicy, analysis_plan, solve_blind
 from solodeck.solvers.plan import plan_of
 from solodeck.solvers.rollouts import play_out
 
@@ -127,3 +131,74 @@ def test_the_rollout_plan_ranks_the_rules_candidates_with_win_probabilities():
         {r["move"] for r in valued} == set(blind.candidates(GAME, state))
     assert all(r["interval"][0] <= r["win_probability"] <= r["interval"][1] for r in valued)
     assert len(rows) == len(state.legal_moves())
+
+
+def test_the_kernel_folds_alike_cards_and_keeps_every_bit():
+    """Cards of a suit with no unseen card between them (runs) share one row per count: larger
+    hands against few unseen cards, where runs are long, give the reference's tables and
+    best_kept to the last bit."""
+    rng = random.Random(2)
+    for _ in range(6):
+        n = rng.randint(10, 11)
+        cards = rng.sample(DECK_CARDS, 32)
+        hand = tuple(sorted(cards[:n]))
+        counts = blind.unseen_counts(cards[n:n + rng.randint(2, 10)])
+        trump = rng.randrange(4)
+        table = blind.visit_table(hand, trump, counts)
+        assert KERNEL.visit_table(hand, trump, counts) == table
+        for need in range(n + 1):
+            kept = [row[need] for mask, row in enumerate(table) if bin(mask).count("1") == n - 2 and need < len(row)]
+            assert KERNEL.best_kept(hand, trump, counts, need, 2) == max(kept, default=0.0)
+
+
+@functools.lru_cache
+def late_decision(step):
+    """A decision at ``step`` with a choice, late in the rule's own game on seed 2 (in its last
+    visits: rollouts from it are short)."""
+    return next(s for i, s in enumerate(decisions([2], follow=1.0))
+                if i >= 150 and s.step == step and len(s.legal_moves()) > 1)
+
+
+def test_a_blind_solve_values_the_rules_candidates_with_intervals():
+    """solve --mode blind: the rule's move first, it and the rule's next best each valued by the
+    same rollouts as fast_rollouts, with a Wilson interval; the other moves unvalued; the same
+    answer with the unseen cards in another order."""
+    state = late_decision(ACT)
+    result = solve_blind(GAME, state, Limits(max_states=50), samples=3)
+    assert result.status == "estimated" and result.engine == "rollouts" and result.samples == 3
+    valued = [r for r in result.ranked if r["win_probability"] is not None]
+    assert valued[0]["move"] == str(GAME.blind_rule(state)) == str(result.line[0])
+    rolled = {str(m): wins / 3 for m, wins, *_ in GAME.fast_rollouts(state, 3, 0)}
+    assert {r["move"]: r["win_probability"] for r in valued} == rolled and len(rolled) == 2
+    for row in valued:
+        assert row["samples"] == 3 and row["interval"][0] <= row["win_probability"] <= row["interval"][1]
+    assert len(result.ranked) == len(state.legal_moves())
+    assert result.win_probability == valued[0]["win_probability"] and result.interval == valued[0]["interval"]
+    reordered = state._with(deck=tuple(reversed(state.deck)))  # the view only: the same answer
+    assert solve_blind(GAME, reordered, Limits(max_states=50), samples=3).ranked == result.ranked
+
+
+def test_the_estimate_is_counted_in_rollouts_and_set_by_samples():
+    assert analysis_plan(GAME).samples == blind.ANALYSIS_ROLLOUTS and analysis_plan(GAME, 5).samples == 5
+
+
+def test_in_play_the_rule_moves_unvalued():
+    """The blind policy plays the rule's move and rolls nothing out (a rollout at every decision
+    would cost seconds a move); analysis rows (every_move) carry the estimate."""
+    state = late_decision(ACT)
+    rows = BlindPolicy(GAME).rank(state)
+    assert rows[0]["move"] == GAME.blind_rule(state) and all(r["win_probability"] is None for r in rows)
+    rows = BlindPolicy(GAME, samples=1, every_move=True).rank(state)
+    assert rows[0]["move"] == GAME.blind_rule(state) and rows[0]["win_probability"] is not None
+
+
+def test_without_the_kernel_the_blind_answer_says_it_has_no_estimate(monkeypatch):
+    """The Python rule weighs no ability at the choice of a kingdom and takes minutes a rollout:
+    without the kernel the answer is the rule's move, and it says it is not estimated."""
+    state = late_decision(RESPOND)
+    monkeypatch.setattr(GAME, "load_kernel", lambda: None)
+    assert plan_of(GAME).analysis_samples == 0
+    result = solve_blind(GAME, state, Limits(max_states=50), samples=3)
+    assert result.engine == "rule" and result.win_probability is None and result.interval is None
+    assert [str(m) for m in result.line] == [str(GAME.blind_rule(state))]
+    assert all(r["win_probability"] is None for r in result.ranked)

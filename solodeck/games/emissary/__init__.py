@@ -71,7 +71,7 @@ class Emissary(Game):
         return blind.rule_move(self, state, *self.odds(), abilities=blind.PYTHON_ABILITIES)
 
     def blind_plan(self):
-        return blind.plan()
+        return blind.plan(self.load_kernel())
 
     def fast_rollouts(self, state, samples, seed, moves=None):
         """[(move, wins, sum of winning scores, sum of losing scores)]: rollouts of the rule's best

@@ -383,13 +383,19 @@ def fast_rollouts(game, state, samples, seed, moves=None):
     return [(m, *row) for m, row in zip(chosen, rows)]
 
 
-def plan() -> BlindPlan:
-    # The blind policy plays the rule's move beyond the exact tree, unvalued. Rolling the rule out
-    # (``blind:estimator=rollouts``: sequential halving over the rule's move and its next best,
-    # fast_rollouts, the rule's move first among equal wins) is built and tested, but even in the
-    # kernel a rollout plays the rest of a game in 0.1-1 s (the rule fills dozens of odds tables of
-    # 10-14 cards a visit): 2 rollouts a move already cost about a minute a game (seeds
-    # 10000-10003), against 5 s allowed. Exact blind values fit only the last debates of the last
-    # visit. Blind wins are rare: where nothing wins, the kingdoms won decide (rank_losses).
-    return BlindPlan(estimator=Estimator.RULE, estimate=False, samples=16, halving=True, keep_rule=True,
-                     exact_states=100, rank_losses=True)
+ANALYSIS_ROLLOUTS = 8  # rollouts per candidate of `solve --mode blind` (--samples) and of each decision of a hint file
+
+
+def plan(kernel=None) -> BlindPlan:
+    # The blind policy plays the rule's move beyond the exact tree. In play it goes unvalued: a
+    # rollout from a deal's first choice costs 0.2-0.6 s even in the kernel (the rule fills some
+    # 1,500 odds tables at each choice of a kingdom), too dear at every decision. Analysis
+    # (solve and hint files) rolls out the rule's move and its next best (fast_rollouts), the rule's
+    # move ranked first; without the kernel nothing, as the Python rule differs at the choice of a
+    # kingdom (PYTHON_ABILITIES) and takes minutes a rollout. ``blind:estimator=rollouts`` plays by
+    # them (sequential halving, the rule's move first among equal wins). Exact blind values fit only
+    # the last debates of the last visit. Blind wins are rare: where nothing wins, the kingdoms won
+    # decide (rank_losses).
+    return BlindPlan(estimator=Estimator.RULE, estimate=False, samples=ANALYSIS_ROLLOUTS, halving=True,
+                     keep_rule=True, exact_states=100, rank_losses=True,
+                     analysis_samples=ANALYSIS_ROLLOUTS if kernel is not None else 0)

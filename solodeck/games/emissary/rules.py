@@ -34,6 +34,7 @@ DECK_CARDS = tuple(s * 13 + v for s in range(4) for v in range(8))      # A-8
 RULER_CARDS = tuple(s * 13 + v for s in range(4) for v in (11, 12))     # queens and kings
 JACKS = tuple(s * 13 + 10 for s in range(4))
 DRAW, CHOOSE, ACT, LEAD, RESPOND, DISCARD = range(6)
+CLUBS_IN_DECK = 8  # A-8 (draws_ahead, counted once: the search bounds ask it at every state)
 
 
 def suit(card: int) -> int:
@@ -268,10 +269,11 @@ class State(BaseState):
     def draws_ahead(self) -> int:
         """At most how many cards abilities can still draw this visit: a clubs ability draws one per
         club in hand (at most the clubs not yet won), a diamonds ability two."""
-        ready = [j for j in JACKS if not self.jacks >> suit(j) & 1]
-        ready += [self.rulers[k] for k in range(KINGDOMS) if self.visited >> k & 1 and not self.spent >> k & 1]
-        clubs = sum(suit(c) == CLUBS for c in DECK_CARDS) - sum(suit(c) == CLUBS for c in self.scoring)
-        return sum(clubs if suit(c) == CLUBS else 2 if suit(c) == DIAMONDS else 0 for c in ready) + self.draws
+        supporters = self.visited & ~self.spent
+        ready = [suit(self.rulers[k]) for k in range(KINGDOMS) if supporters >> k & 1]
+        clubs = ready.count(CLUBS) + (not self.jacks >> CLUBS & 1)
+        diamonds = ready.count(DIAMONDS) + (not self.jacks >> DIAMONDS & 1)
+        return clubs * (CLUBS_IN_DECK - sum(suit(c) == CLUBS for c in self.scoring)) + 2 * diamonds + self.draws
 
     def reshuffle_ahead(self) -> bool:
         """Can the deck still run out this visit? Each card drawn is played later against a lead,
