@@ -46,14 +46,19 @@ def decisions(seeds, follow=0.8):
             state = state.play(move)
 
 
+def random_visit(rng, hand_sizes, unseen):
+    """(hand, trump, counts of the unseen cards): a random hand of one of ``hand_sizes`` cards,
+    against ``unseen`` = (fewest, most) unseen cards."""
+    n = rng.randint(*hand_sizes)
+    cards = rng.sample(DECK_CARDS, 32)
+    return tuple(sorted(cards[:n])), rng.randrange(4), blind.unseen_counts(cards[n:n + rng.randint(*unseen)])
+
+
 def test_the_kernels_odds_tables_equal_the_reference_to_the_last_bit():
     rng = random.Random(1)
     for _ in range(80):
-        n = rng.randint(0, 9)
-        cards = rng.sample(DECK_CARDS, 32)
-        hand = tuple(sorted(cards[:n]))
-        counts = blind.unseen_counts(cards[n:n + rng.randint(0, 24)])
-        trump = rng.randrange(4)
+        hand, trump, counts = random_visit(rng, (0, 9), (0, 24))
+        n = len(hand)
         assert KERNEL.visit_table(hand, trump, counts) == blind.visit_table(hand, trump, counts)
         for need in range(-1, n + 2):
             for drop in (0, 1, 2):
@@ -139,11 +144,8 @@ def test_the_kernel_folds_alike_cards_and_keeps_every_bit():
     best_kept to the last bit."""
     rng = random.Random(2)
     for _ in range(6):
-        n = rng.randint(10, 11)
-        cards = rng.sample(DECK_CARDS, 32)
-        hand = tuple(sorted(cards[:n]))
-        counts = blind.unseen_counts(cards[n:n + rng.randint(2, 10)])
-        trump = rng.randrange(4)
+        hand, trump, counts = random_visit(rng, (10, 11), (2, 10))
+        n = len(hand)
         table = blind.visit_table(hand, trump, counts)
         assert KERNEL.visit_table(hand, trump, counts) == table
         for need in range(n + 1):
