@@ -47,9 +47,11 @@
     if (m.win_probability !== undefined && m.win_probability !== null) {
       return draw.probabilityHtml(m.win_probability, m.interval, m.samples, m.exact);
     }
-    if (m.score === null || m.score === undefined) return "";
-    const bound = m.score_bound !== undefined ? ` <span class="muted">(proven at most ${m.score_bound})</span>` : "";
-    return `${m.score}${m.exact ? "" : " <span class=\"muted\">found</span>"}${bound}`;
+    // a proven bound on the best score: a ceiling where a higher score is better, a floor where lower is
+    const side = state.game && state.game.score_sense === "lower" ? "at least" : "at most";
+    const bound = m.score_bound !== undefined ? `<span class="muted">proven ${side} ${m.score_bound}</span>` : "";
+    if (m.score === null || m.score === undefined) return bound;
+    return `${m.score}${m.exact ? "" : " <span class=\"muted\">found</span>"}${bound ? ` (${bound})` : ""}`;
   }
 
   function render() {

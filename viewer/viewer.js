@@ -372,7 +372,9 @@
         (played ? '<span class="tag played" title="the move the line plays">played</span>' : "");
       const cells = [`<td class="rank">${rank}</td>`, `<td class="move"><code>${esc(m.move)}</code>${tags}</td>`,
         `<td>${verdictBadge(m.verdict)}</td>`];
-      if (scored) cells.push(`<td class="num">${m.score === null ? '<span class="muted">–</span>' : esc(m.score)}</td>`);
+      if (scored) cells.push(`<td class="num">${m.score !== null ? esc(m.score) : m.score_bound !== undefined
+        ? `<span class="muted" title="not proven; the best score any win after it can have">${data.score_sense === "lower" ? "≥" : "≤"} ${esc(m.score_bound)}</span>`
+        : '<span class="muted">–</span>'}</td>`);
       if (blind) {
         cells.push(`<td class="prob">${probabilityHtml(m.win_probability, m.interval, m.samples, m.exact)}</td>`);
         cells.push(`<td class="num">${m.expected_score === null || m.expected_score === undefined ? '<span class="muted">–</span>' : esc(Number(m.expected_score).toFixed(2))}</td>`);
