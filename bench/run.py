@@ -69,6 +69,7 @@ DEEPER = {
     "bench/area52.py": "Area 52: what proving a deal's best score costs, question by question (nodes, endings)",
     "bench/skyway.py": "Skyway: the exact frontier of endgames (search, kernel, CP-SAT) and whole deals",
     "bench/tricks.py": "Foresight, Heartburn: the trick kernel's time per table by hand size, levers on and off",
+    "bench/friends_proofs.py": "Friends in High Places: deals whose fewest turns are proven within a time limit, paired",
     "bench/readme_examples.py": "every command of README.md's Examples, timed (not a benchmark of a game)",
 }
 

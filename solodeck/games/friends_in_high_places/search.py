@@ -287,9 +287,10 @@ class KernelSolver(TurnSolver):
             result.score_bound = self.range[0]  # no win before turn lo: proven
         return result
 
-    FIRST_SLICE = 150_000  # nodes of the first narrowing questions (doubled after a round without
-    # progress): a question's share is counted in nodes, so a solve's path does not depend on the
-    # machine's speed; only the time limit of the whole solve is in seconds
+    FIRST_SLICE = 150_000  # nodes of the first share of "a win by turn lo?" (doubled each time it is
+    # stopped by its share): a question's share is counted in nodes, so a solve's path does not
+    # depend on the machine's speed; only the time limit of the whole solve is in seconds
+    PROBE_SHARE = 2  # each look for a better win gets this fraction (1 / PROBE_SHARE) of lo's share
 
     def _deepen(self, state):
         """The fewest-turns winning line from ``state``, or None when no win exists.
@@ -297,12 +298,15 @@ class KernelSolver(TurnSolver):
         From an intrigue: the thinning rule's game, played with the cards dealt, gives a first win
         when it wins; else the kernel asks for any win by turn + LONGEST (no game lasts that long,
         so a no proves the deal unwinnable). Then it narrows [lo, hi], lo = the kernel's
-        lower bound (no win before it), hi = the best win found: "a win by turn T?" for T = lo,
-        the middle and hi - 1, each with a share of nodes (FIRST_SLICE). A yes lowers hi to that win's
-        turn; a no (an exhaustive search) raises lo to T + 1; a question stopped by its share
-        changes nothing (its stored failures stay valid). A round without progress doubles the share.
-        lo = hi proves the best win the fewest turns. SearchStopped at the limit (``self.best``
-        keeps the best line found)."""
+        lower bound (no win before it), hi = the best win found: "a win by turn lo?" first, with
+        a share of nodes (FIRST_SLICE); when its share stops it, "a win by the middle?" and "by
+        hi - 1?" (those strictly between lo and hi) with half that share each (PROBE_SHARE), then
+        lo again with twice the share. A yes lowers hi to that win's turn; a no (an exhaustive
+        search) raises lo to T + 1; a question stopped by its share changes nothing (its stored
+        failures stay valid). The lowest question first, as iterative deepening: the proof needs
+        it anyway, and its failures serve the next threshold; the cheaper looks keep the best win
+        improving (the win shown when the limit stops the solve). lo = hi proves the best win the
+        fewest turns. SearchStopped at the limit (``self.best`` keeps the best line found)."""
         if state.outcome() is not None:
             return [] if state.outcome().won else None
         if state.step == INFLUENCE:
@@ -353,20 +357,19 @@ class KernelSolver(TurnSolver):
         slice_ = self.FIRST_SLICE
         while lo < hi:
             self.range = (lo, hi)  # no win before turn lo; the best win found, at turn hi
-            progress = False
-            for threshold in sorted({lo, (lo + hi) // 2, hi - 1}):
-                if threshold >= hi or threshold < lo:
-                    continue
-                line, done = ask(threshold, slice_)
+            # the lowest open question first (its failures serve the next); while its share stops
+            # it, cheaper looks for a better win: the middle, and just below the best win
+            looks = sorted(t for t in {(lo + hi) // 2, hi - 1} if lo < t < hi)
+            for threshold, budget in [(lo, slice_)] + [(t, slice_ // self.PROBE_SHARE) for t in looks]:
+                line, done = ask(threshold, budget)
                 if line is not None:
-                    best, hi, progress = self._moves(state, line), state.turn + len(line) - 1, True
+                    best, hi = self._moves(state, line), state.turn + len(line) - 1
                     break
                 if done:
-                    lo, progress = threshold + 1, True
+                    lo = threshold + 1
                     break
-                self.range = (lo, hi)
-            if not progress:
-                slice_ *= 2
+                if threshold == lo:
+                    slice_ *= 2
         self.range = (hi, hi)
         return best
 
