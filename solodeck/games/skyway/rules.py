@@ -476,23 +476,13 @@ def turn_capacity(heights: tuple, deck: int, passno: int) -> int:
 
 
 def grid_capacity(state) -> int:
-    """turn_capacity() of ``state``, a turn's start or a decision (its market dealt)."""
+    """turn_capacity() of ``state``: a turn's start, a market partly dealt or a decision. Its
+    market counts as dealt from the deck, as at the turn's start (a reshuffle within it leaves
+    the same cards to come); after the final shuffle this turn is the last."""
     heights = tuple(sorted(map(len, state.grid)))
     if state.over:
         return sum(heights)
-    if not state.market:
-        return turn_capacity(heights, len(state.deck), state.passno)
-    best = 0  # a decision: its moves, then the next turn's start (the market is dealt)
-    for size in {len(stack) for stack in state.stacks()}:
-        for i in range(CELLS):
-            placed = tuple(sorted(heights[:i] + (min(HEIGHT, heights[i] + size),) + heights[i + 1:]))
-            if state.final or (state.passno == PASSES and not state.deck):
-                best = max(best, sum(placed))
-            elif not state.deck:  # reshuffled at once: every card outside the grid
-                best = max(best, turn_capacity(placed, len(NUMBER_CARDS) - sum(placed), state.passno + 1))
-            else:
-                best = max(best, turn_capacity(placed, len(state.deck), state.passno))
-    return best
+    return turn_capacity(heights, 0 if state.final else len(state.deck) + len(state.market), state.passno)
 
 
 def _placement_bound(state, markets, unknown_turns):
