@@ -688,11 +688,11 @@ cdef inline int node_capacity(Node* n) noexcept nogil:
     """capacity() of turn-start node ``n``."""
     cdef int count[4]
     cdef int c
-    if n.over:
-        return 0  # (not asked: the game's value is known)
     count[0] = count[1] = count[2] = count[3] = 0
     for c in range(CELLS):
         count[n.height[c]] += 1
+    if n.over:  # the final grid itself
+        return count[1] + 2 * count[2] + 3 * count[3]
     return capacity(n.passno, n.dlen - n.dpos, count[1], count[2], count[3])
 
 

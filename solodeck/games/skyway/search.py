@@ -129,8 +129,8 @@ class KernelSolver:
         state = advance_chance(state)
         if state.outcome() is not None:
             return None
-        bound = self._engine(state.seed).decision_bound(*kernel_args(state))
-        return bound - WIN_VALUE if bound >= WIN_VALUE else None
+        won, total = kernel_utility(self._engine(state.seed).decision_bound(*kernel_args(state)))
+        return total if won else None
 
     def value(self, state):
         """(exact utility, True), or (None, False) if a limit stopped the search. Without a time
