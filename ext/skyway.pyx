@@ -173,15 +173,18 @@ cdef inline void play(Pos* p, int stack, int cell) noexcept nogil:
     p.over = p.final or (p.passno == PASSES and p.deck == 0)
 
 
-cdef inline int baseline(Pos* p, int* cell_of) noexcept nogil:
+cdef inline int baseline(Pos* p, int* cell_of, int* allowed=NULL) noexcept nogil:
     """The reference's baseline: most chain cards counting up to 5 per suit, then the highest
     total, then the fewest buried, then the first in (stack, cell) order. Returns stack*9+cell.
-    ``cell_of`` holds the grid's cells and is left as it was."""
+    ``cell_of`` holds the grid's cells and is left as it was. ``allowed`` (stack*9+cell, or NULL
+    for every move): the moves it chooses among."""
     cdef int stack, cell, i, h, drop, s, capped, total, best = -1
     cdef int best_capped = -1, best_total = -1, best_drop = 0
     cdef int lengths[4]
     for stack in range(3):
         for cell in range(CELLS):
+            if allowed != NULL and not allowed[stack * CELLS + cell]:
+                continue
             h = p.height[cell] + STACK_END[stack] - STACK_START[stack]
             drop = h - HEIGHT if h > HEIGHT else 0
             for i in range(drop):
@@ -828,11 +831,23 @@ cdef inline int relaxed_bound(Node* n, uint64_t seed) noexcept nogil:
 
 
 # -- the baseline in open mode (the pilot method's rollouts) ----------------------------------------
-cdef inline int node_baseline(Node* n, int* market) noexcept nogil:
-    """The baseline policy's move (stack * 9 + cell) at node ``n`` with ``market`` dealt."""
+cdef inline int node_baseline(Node* n, int* market, int target) noexcept nogil:
+    """The baseline policy's move (stack * 9 + cell) at node ``n`` with ``market`` dealt, among
+    the moves after which the grid can still hold ``target`` cards (every move when none can, or
+    target is 0): with a target of 26 or 27 the rollouts steer to lines of 18 or 19 turns, the
+    only ones that can fill the grid, where the plain baseline's end after 17 (at most 26)."""
     cdef Pos p
     cdef int cell_of[52]
-    cdef int c, i
+    cdef int allowed[27]
+    cdef int c, i, s, any_allowed = 0
+    cdef Node child
+    if target > 0:
+        for s in range(3):
+            for c in range(CELLS):
+                child = n[0]
+                take(&child, market, s, c)
+                allowed[s * CELLS + c] = node_capacity(&child) >= target
+                any_allowed |= allowed[s * CELLS + c]
     for c in range(CELLS):
         p.height[c] = n.height[c]
         for i in range(n.height[c]):
@@ -840,23 +855,23 @@ cdef inline int node_baseline(Node* n, int* market) noexcept nogil:
     for i in range(MARKET):
         p.market[i] = market[i]
     cells_of(&p, cell_of)
-    return baseline(&p, cell_of)
+    return baseline(&p, cell_of, allowed if any_allowed else NULL)
 
 
-cdef inline int baseline_end(Node* n, uint64_t seed) noexcept nogil:
-    """The value (won * 64 + chain total) the baseline policy reaches from turn-start node ``n``
-    with the deck known."""
+cdef inline int baseline_end(Node* n, uint64_t seed, int target) noexcept nogil:
+    """The value (won * 64 + chain total) the baseline policy (node_baseline with ``target``)
+    reaches from turn-start node ``n`` with the deck known."""
     cdef Node m = n[0]
     cdef int market[5]
     cdef int move
     while not m.over:
         deal_market(&m, market, seed)
-        move = node_baseline(&m, market)
+        move = node_baseline(&m, market, target)
         take(&m, market, move // CELLS, move % CELLS)
     return grid_value(&m)
 
 
-cdef int pilot_run(Node* start, int* market, uint64_t seed, int* line, int* length) noexcept nogil:
+cdef int pilot_run(Node* start, int* market, uint64_t seed, int* line, int* length, int target) noexcept nogil:
     """The pilot method from decision node ``start``: at each decision every move is followed by
     the baseline policy to the end with the deck known (one deal, no samples), and the move of
     the best such line is played. The best line met is kept (its value returned, its moves, stack
@@ -875,7 +890,7 @@ cdef int pilot_run(Node* start, int* market, uint64_t seed, int* line, int* leng
             for c in range(CELLS):
                 child = n
                 take(&child, cards, s, c)
-                v = baseline_end(&child, seed)
+                v = baseline_end(&child, seed, target)
                 if v > best:
                     best, best_move = v, s * CELLS + c
         line[played] = best_move
@@ -888,7 +903,7 @@ cdef int pilot_run(Node* start, int* market, uint64_t seed, int* line, int* leng
             take(&child, cards, best_move // CELLS, best_move % CELLS)
             while not child.over:
                 deal_market(&child, later, seed)
-                line[length[0]] = node_baseline(&child, later)
+                line[length[0]] = node_baseline(&child, later, target)
                 take(&child, later, line[length[0]] // CELLS, line[length[0]] % CELLS)
                 length[0] += 1
         played += 1
@@ -898,7 +913,8 @@ cdef int pilot_run(Node* start, int* market, uint64_t seed, int* line, int* leng
     return kept
 
 
-cdef int nested_run(Node* start, int* market, uint64_t seed, int* line, int* length, double deadline) noexcept nogil:
+cdef int nested_run(Node* start, int* market, uint64_t seed, int* line, int* length, double deadline,
+                    int* targets, int ntargets) noexcept nogil:
     """The pilot method one level up, until ``deadline`` (now() seconds): at each decision every
     distinct move (up to symmetry) is followed by pilot_run to the end, and the best line met is
     kept and followed. It starts from pilot_run's own line, so it is never worse; when time runs
@@ -909,8 +925,14 @@ cdef int nested_run(Node* start, int* market, uint64_t seed, int* line, int* len
     cdef int later[5]
     cdef int tail[64]
     cdef uint64_t keys[27][4]
-    cdef int s, c, i, j, v, dup, count, tail_length, played = 0
-    cdef int kept = pilot_run(start, market, seed, line, length)
+    cdef int s, c, i, j, t, v, dup, count, tail_length, played = 0
+    cdef int kept = pilot_run(start, market, seed, line, length, targets[0])
+    for t in range(1, ntargets):
+        v = pilot_run(start, market, seed, tail, &tail_length, targets[t])
+        if v > kept:
+            kept, length[0] = v, tail_length
+            for i in range(tail_length):
+                line[i] = tail[i]
     for i in range(MARKET):
         cards[i] = market[i]
     while not n.over and now() < deadline:
@@ -929,17 +951,21 @@ cdef int nested_run(Node* start, int* market, uint64_t seed, int* line, int* len
                 if dup:
                     continue
                 count += 1
-                if child.over:
-                    v, tail_length = grid_value(&child), 0
-                else:
+                if not child.over:
                     deal_market(&child, later, seed)
-                    v = pilot_run(&child, later, seed, tail, &tail_length)
-                if v > kept:  # a better line: the moves played, this one, then its pilot line
-                    kept = v
-                    line[played] = s * CELLS + c
-                    for i in range(tail_length):
-                        line[played + 1 + i] = tail[i]
-                    length[0] = played + 1 + tail_length
+                for t in range(ntargets):
+                    if child.over:
+                        v, tail_length = grid_value(&child), 0
+                    else:
+                        v = pilot_run(&child, later, seed, tail, &tail_length, targets[t])
+                    if v > kept:  # a better line: the moves played, this one, then its pilot line
+                        kept = v
+                        line[played] = s * CELLS + c
+                        for i in range(tail_length):
+                            line[played + 1 + i] = tail[i]
+                        length[0] = played + 1 + tail_length
+                    if child.over:
+                        break
                 if now() > deadline:
                     break
             if now() > deadline:
@@ -1183,7 +1209,7 @@ cdef class Endgame:
         cdef int length, move
         if n.over:
             return grid_value(n)
-        return self.expand(n, market, pilot_run(n, market, self.seed, line, &length) - 1, &move)
+        return self.expand(n, market, pilot_run(n, market, self.seed, line, &length, 0) - 1, &move)
 
     def solve(self, grid, market, deck, discard, int passno, int reshuffles, int final, int over):
         """(value, [(stack 1-3, cell 1-9), ...]) of a decision state: won * 64 + the chain total
@@ -1244,25 +1270,33 @@ cdef class Endgame:
         best = kids[order[0]].bound
         return best if best < WIN_VALUE + CELLS * 3 else WIN_VALUE + CELLS * 3
 
-    def pilot(self, grid, market, deck, discard, int passno, int reshuffles, int final, int over):
-        """(value, line) of the pilot method from a decision state (pilot_run)."""
+    def pilot(self, grid, market, deck, discard, int passno, int reshuffles, int final, int over,
+              int target=0):
+        """(value, line) of the pilot method from a decision state (pilot_run, its rollouts
+        steered to grids that can hold ``target`` cards)."""
         cdef int cards[5]
         cdef int moves[64]
         cdef int length, value, i
         cdef Node n = self.decision(grid, market, deck, discard, passno, reshuffles, final, over, cards)
-        value = pilot_run(&n, cards, self.seed, moves, &length)
+        value = pilot_run(&n, cards, self.seed, moves, &length, target)
         return value, [(moves[i] // CELLS + 1, moves[i] % CELLS + 1) for i in range(length)]
 
     def nested(self, grid, market, deck, discard, int passno, int reshuffles, int final, int over,
-               double seconds):
-        """(value, line) of nested_run from a decision state within ``seconds``."""
+               double seconds, targets=(0,)):
+        """(value, line) of nested_run from a decision state within ``seconds``, each move
+        followed by the pilot method with each of ``targets`` (pilot_run)."""
         cdef int cards[5]
         cdef int moves[64]
-        cdef int length, value, i
+        cdef int goals[8]
+        cdef int length, value, i, count = len(targets)
         cdef double deadline = now() + seconds
         cdef Node n = self.decision(grid, market, deck, discard, passno, reshuffles, final, over, cards)
+        if not 1 <= count <= 8:
+            raise ValueError("nested: 1 to 8 targets")
+        for i in range(count):
+            goals[i] = targets[i]
         with nogil:
-            value = nested_run(&n, cards, self.seed, moves, &length, deadline)
+            value = nested_run(&n, cards, self.seed, moves, &length, deadline, goals, count)
         return value, [(moves[i] // CELLS + 1, moves[i] % CELLS + 1) for i in range(length)]
 
     def bound(self, grid, deck, discard, int passno, int reshuffles):

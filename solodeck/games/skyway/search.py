@@ -14,6 +14,12 @@ TRY_TURNS = 9         # a position with at most this many turns left is tried ex
 VALUE_NODES = 10_000  # the nodes each value of a hint file may search, when the command gives no time limit
 WIN_VALUE = 64        # the kernel's value: won * 64 + the chain total
 NESTED_SHARE = 0.8    # of a whole deal's time: the nested pilot method; the rest proves the ending
+# The nested pilot method's runs, in turn while time lasts, each a set of rollout policies: the
+# baseline steered to grids that can still hold 27 (or 26) cards, i.e. to lines of 18-19 turns,
+# the only ones that can fill the grid, and the plain baseline (0), whose lines mostly end after
+# 17 turns, at most 26. Seeds 10000-10047: 26 or more found on 11 of 48 deals by (0,) alone, 32
+# by (27, 0), 38 with (26,) after it (docs/rules/skyway.md).
+NESTED_RUNS = ((27, 0), (26,))
 
 
 def kernel_utility(value: int) -> tuple:
@@ -98,14 +104,24 @@ class KernelSolver:
         return result
 
     def best_line(self, state, deadline):
-        """(value, line, nodes): the nested pilot method's line (NESTED_SHARE of the time left; the
-        pilot method alone without a time limit), its ending replaced by the exact best from the
-        first position along it within reach (when the search finishes in time)."""
+        """(value, line, nodes): the best line of the nested pilot method's NESTED_RUNS (within
+        NESTED_SHARE of the time left; the pilot method alone with each rollout policy without a
+        time limit), its ending replaced by the exact best from the first position along it within
+        reach (when the search finishes in time)."""
         search = self._engine(state.seed)
+        args = kernel_args(state)
         if deadline is None:
-            value, moves = search.pilot(*kernel_args(state))
+            value, moves = max(search.pilot(*args, target) for run in NESTED_RUNS for target in run)
         else:
-            value, moves = search.nested(*kernel_args(state), NESTED_SHARE * (deadline - time.perf_counter()))
+            nested_end = time.perf_counter() + NESTED_SHARE * (deadline - time.perf_counter())
+            value, moves = -1, []
+            for run in NESTED_RUNS:
+                left = nested_end - time.perf_counter()
+                if left <= 0:
+                    break
+                found = search.nested(*args, left, run)
+                if found[0] > value:
+                    value, moves = found
         line = [Take(s, c) for s, c in moves]
         nodes = len(line) * len(MOVES)
         at = advance_chance(state)
