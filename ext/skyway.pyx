@@ -1204,17 +1204,12 @@ cdef class Endgame:
 
     cdef int root_value(self, Node* n, int* market) noexcept nogil:
         """The exact value of a decision node: the search looks only for lines at least as good
-        as the pilot method's best (with each rollout policy of search.py's NESTED_RUNS), whose
-        value is reached (so the answer is never a fail-low)."""
+        as the pilot method's, whose value is reached (so the answer is never a fail-low)."""
         cdef int line[64]
-        cdef int length, move, floor = 0, t
-        cdef int targets[3]
-        targets[0], targets[1], targets[2] = 0, 27, 26
+        cdef int length, move
         if n.over:
             return grid_value(n)
-        for t in range(3):
-            floor = max(floor, pilot_run(n, market, self.seed, line, &length, targets[t]))
-        return self.expand(n, market, floor - 1, &move)
+        return self.expand(n, market, pilot_run(n, market, self.seed, line, &length, 0) - 1, &move)
 
     def solve(self, grid, market, deck, discard, int passno, int reshuffles, int final, int over):
         """(value, [(stack 1-3, cell 1-9), ...]) of a decision state: won * 64 + the chain total
