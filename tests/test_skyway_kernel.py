@@ -226,6 +226,25 @@ def test_a_whole_deal_ends_in_a_proven_best_endgame():
         raise AssertionError("the line never came within reach")
 
 
+@pytest.mark.parametrize("target", [0, 26, 27])
+def test_pilot_lines_replay_to_their_value_with_every_rollout_policy(target):
+    """The pilot method's rollouts steered to grids that can hold ``target`` cards (search.py's
+    NESTED_RUNS): the line it returns reaches the value it claims under the reference rules."""
+    for seed in (10000, 10001):
+        state = GAME.initial_state(GAME.new_deal(seed))
+        value, line = kernel.Endgame(seed, 16.0).pilot(*kernel_args(advance_chance(state)), target)
+        end = GAME.replay_moves(state, [Take(stack, cell) for stack, cell in line]).outcome()
+        assert GAME.utility(end) == kernel_utility(value)
+
+
+@pytest.mark.slow
+def test_a_whole_deal_proven_best_by_a_full_grid():
+    """Seed 10023: the steered nested pilot method finds a line of 27, the grid's capacity, so the
+    deal's best score is proven (about 5 s)."""
+    result = make_solver(GAME, Limits(time_limit=10)).solve(GAME.initial_state(GAME.new_deal(10023)))
+    assert result.exact and result.verdict == "winnable" and result.score == 27
+
+
 # -- blind mode: the exact value of the last turn (LastTurnValuer) against the reference expectimax -----------
 def last_turn_grids(seeds):
     """(grid, the cards outside it) at the last turn's start of the pilot method's line (open
