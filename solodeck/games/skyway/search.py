@@ -111,7 +111,8 @@ class KernelSolver:
         search = self._engine(state.seed)
         args = kernel_args(state)
         if deadline is None:
-            value, moves = max(search.pilot(*args, target) for run in NESTED_RUNS for target in run)
+            value, moves = max((search.pilot(*args, target) for run in NESTED_RUNS for target in run),
+                               key=lambda found: found[0])  # the first best line
         else:
             nested_end = time.perf_counter() + NESTED_SHARE * (deadline - time.perf_counter())
             value, moves = -1, []
