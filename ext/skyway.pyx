@@ -835,7 +835,7 @@ cdef inline int node_baseline(Node* n, int* market, int target) noexcept nogil:
     """The baseline policy's move (stack * 9 + cell) at node ``n`` with ``market`` dealt, among
     the moves after which the grid can still hold ``target`` cards (every move when none can, or
     target is 0): with a target of 26 or 27 the rollouts steer to lines of 18 or 19 turns, the
-    only ones that can fill the grid, where the plain baseline's end after 17 (at most 26)."""
+    only ones that can fill the grid; the plain baseline's lines mostly end after 17 (at most 26)."""
     cdef Pos p
     cdef int cell_of[52]
     cdef int allowed[27]
