@@ -353,6 +353,14 @@
     if (location.hash !== hash) history.replaceState(null, "", hash);
   }
 
+  // a move's score; where a limit stopped its value, the proven bound on it (a ceiling where a
+  // higher score is better, a floor where lower is)
+  function scoreHtml(m, sense) {
+    if (m.score !== null) return esc(m.score);
+    if (m.score_bound === undefined) return '<span class="muted">–</span>';
+    return `<span class="muted" title="not proven; the best score any win after it can have">${sense === "lower" ? "≥" : "≤"} ${esc(m.score_bound)}</span>`;
+  }
+
   function renderMoves(data, decision) {
     const blind = data.mode === "blind";
     const scored = !blind && (data.score_name || decision.moves.some((m) => m.score !== null));
@@ -372,9 +380,7 @@
         (played ? '<span class="tag played" title="the move the line plays">played</span>' : "");
       const cells = [`<td class="rank">${rank}</td>`, `<td class="move"><code>${esc(m.move)}</code>${tags}</td>`,
         `<td>${verdictBadge(m.verdict)}</td>`];
-      if (scored) cells.push(`<td class="num">${m.score !== null ? esc(m.score) : m.score_bound !== undefined
-        ? `<span class="muted" title="not proven; the best score any win after it can have">${data.score_sense === "lower" ? "≥" : "≤"} ${esc(m.score_bound)}</span>`
-        : '<span class="muted">–</span>'}</td>`);
+      if (scored) cells.push(`<td class="num">${scoreHtml(m, data.score_sense)}</td>`);
       if (blind) {
         cells.push(`<td class="prob">${probabilityHtml(m.win_probability, m.interval, m.samples, m.exact)}</td>`);
         cells.push(`<td class="num">${m.expected_score === null || m.expected_score === undefined ? '<span class="muted">–</span>' : esc(Number(m.expected_score).toFixed(2))}</td>`);
