@@ -953,7 +953,7 @@ cdef int nested_run(Node* start, int* market, uint64_t seed, int* line, int* len
                 count += 1
                 if not child.over:
                     deal_market(&child, later, seed)
-                for t in range(ntargets):
+                for t in range(1 if child.over else ntargets):  # a finished child has one value
                     if child.over:
                         v, tail_length = grid_value(&child), 0
                     else:
@@ -964,8 +964,6 @@ cdef int nested_run(Node* start, int* market, uint64_t seed, int* line, int* len
                         for i in range(tail_length):
                             line[played + 1 + i] = tail[i]
                         length[0] = played + 1 + tail_length
-                    if child.over:
-                        break
                 if now() > deadline:
                     break
             if now() > deadline:
